@@ -1,0 +1,72 @@
+//! `konane-engine`: the UCI/UGI engine; `perft` and `bench` subcommands for measurement.
+
+use clap::{Parser, Subcommand};
+use konane::cli::RulesArgs;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "Konane engine speaking UCI/UGI on stdin/stdout (see protocol.md)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf positions DEPTH plies ahead (opening removals count as plies).
+    Perft {
+        /// Plies to look ahead.
+        depth: u32,
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Start from this position string instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Perft {
+            depth,
+            rules,
+            fen,
+            divide,
+        }) => {
+            let position = match rules.position(fen.as_deref()) {
+                Ok(position) => position,
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    return ExitCode::from(2);
+                }
+            };
+            let started = Instant::now();
+            let nodes = if divide {
+                let counts = position.divide(depth);
+                for (mv, count) in &counts {
+                    println!("{mv}: {count}");
+                }
+                counts.iter().map(|(_, count)| count).sum()
+            } else {
+                position.perft(depth)
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            println!("Nodes searched: {nodes}");
+            eprintln!(
+                "time {:.3} s, {:.0} leaves/s",
+                seconds,
+                nodes as f64 / seconds.max(1e-9)
+            );
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::SUCCESS,
+    }
+}

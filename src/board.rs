@@ -1,0 +1,616 @@
+//! A game state on bitboards of one width: stones, side to move, hash; move generation,
+//! legality, play and perft.
+
+use crate::bits::Bits;
+use crate::fen::Diagram;
+use crate::moves::Move;
+use crate::rules::{Capture, Layout, Opening, Rules};
+use crate::square::{Color, Direction, MAX_SIDE, Square};
+use std::fmt;
+
+/// What kind of move is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Black removes one of its stones (the board is full).
+    BlackRemoval,
+    /// White removes a stone next to the single hole.
+    WhiteRemoval,
+    /// Every move is a capture.
+    Jumps,
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// A square of the move is not on this board.
+    OffBoard(Square),
+    /// An opening removal is due, but the move is a jump.
+    RemovalDue,
+    /// The opening is over, but the move is a removal.
+    JumpDue,
+    /// The removal names a square these rules do not allow to be emptied now.
+    NotRemovable(Square, &'static str),
+    /// The jumping stone's square does not hold a stone of the side to move.
+    NotOwnStone(Square),
+    /// The jumped-over square does not hold an enemy stone.
+    NothingToCapture(Square),
+    /// The landing square is not empty.
+    LandingOccupied(Square),
+    /// The capture rule does not allow this path.
+    Forbidden(Capture, &'static str),
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::OffBoard(s) => write!(f, "{s} is off the board"),
+            IllegalMove::RemovalDue => write!(f, "an opening removal is due, not a jump"),
+            IllegalMove::JumpDue => write!(f, "the opening is over: a jump is due"),
+            IllegalMove::NotRemovable(s, why) => write!(f, "{s} cannot be removed: {why}"),
+            IllegalMove::NotOwnStone(s) => write!(f, "{s} holds no stone of the side to move"),
+            IllegalMove::NothingToCapture(s) => write!(f, "no enemy stone to jump on {s}"),
+            IllegalMove::LandingOccupied(s) => write!(f, "{s} is not empty"),
+            IllegalMove::Forbidden(capture, why) => {
+                write!(f, "the {capture} capture rule {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Zobrist keys: one per colour and square index, and one for White to move.
+struct Keys {
+    stones: [[u64; Keys::SQUARES]; 2],
+    white_to_move: u64,
+}
+
+impl Keys {
+    const SQUARES: usize = MAX_SIDE as usize * MAX_SIDE as usize;
+
+    const fn generate() -> Keys {
+        let mut state: u64 = 0x4b6f_6e61_6e65_2121;
+        let mut stones = [[0; Keys::SQUARES]; 2];
+        let mut i = 0;
+        while i < 2 * Keys::SQUARES {
+            state = splitmix64(state);
+            stones[i % 2][i / 2] = state;
+            i += 1;
+        }
+        Keys {
+            stones,
+            white_to_move: splitmix64(state),
+        }
+    }
+
+    fn stone(&self, color: Color, index: usize) -> u64 {
+        self.stones[color as usize][index]
+    }
+}
+
+/// One step of the splitmix64 generator: a well-mixed 64-bit value from a counter.
+pub const fn splitmix64(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+static KEYS: Keys = Keys::generate();
+
+/// A position on a bitboard of type `B`: the stones, the side to move and its hash.
+#[derive(Clone, Copy)]
+pub struct Board<B: 'static> {
+    black: B,
+    white: B,
+    side: Color,
+    hash: u64,
+    layout: &'static Layout<B>,
+}
+
+impl<B: Bits> PartialEq for Board<B> {
+    fn eq(&self, other: &Board<B>) -> bool {
+        self.black == other.black
+            && self.white == other.white
+            && self.side == other.side
+            && self.layout.rules == other.layout.rules
+    }
+}
+
+impl<B: Bits> Eq for Board<B> {}
+
+impl<B: Bits> Board<B> {
+    /// The starting position: a full checkerboard, `a1` white, Black to move.
+    pub fn start(rules: Rules) -> Board<B> {
+        let layout = Layout::<B>::get(rules);
+        let black = layout
+            .all
+            .squares()
+            .filter(|&i| Color::of_start_square(rules.square(i)) == Color::Black)
+            .fold(B::default(), |set, i| set | B::single(i));
+        Board::from_parts(layout, black, layout.all ^ black, Color::Black)
+    }
+
+    /// The position a diagram shows, under `rules` (whose size must match the diagram's).
+    pub fn from_diagram(diagram: &Diagram, rules: Rules) -> Board<B> {
+        let layout = Layout::<B>::get(rules);
+        let stones_of = |color| {
+            diagram
+                .squares
+                .iter()
+                .enumerate()
+                .filter(|(_, stone)| **stone == Some(color))
+                .fold(B::default(), |set, (i, _)| set | B::single(i))
+        };
+        Board::from_parts(
+            layout,
+            stones_of(Color::Black),
+            stones_of(Color::White),
+            diagram.side,
+        )
+    }
+
+    fn from_parts(layout: &'static Layout<B>, black: B, white: B, side: Color) -> Board<B> {
+        let mut board = Board {
+            black,
+            white,
+            side,
+            hash: 0,
+            layout,
+        };
+        board.hash = board.hash_from_scratch();
+        board
+    }
+
+    /// The diagram of this position.
+    pub fn diagram(&self) -> Diagram {
+        let rules = self.rules();
+        Diagram {
+            width: usize::from(rules.width()),
+            height: usize::from(rules.height()),
+            squares: (0..rules.area()).map(|i| self.stone_at(i)).collect(),
+            side: self.side,
+        }
+    }
+
+    /// The rules this position is played under.
+    pub fn rules(&self) -> Rules {
+        self.layout.rules
+    }
+
+    /// Whose turn it is.
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The stones of one colour.
+    pub fn stones(&self, color: Color) -> B {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// The empty squares.
+    pub fn empty(&self) -> B {
+        self.layout.all & !(self.black | self.white)
+    }
+
+    fn stone_at(&self, index: usize) -> Option<Color> {
+        if self.black.has(index) {
+            Some(Color::Black)
+        } else if self.white.has(index) {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// The stone on `square`, if any (`None` also off the board).
+    pub fn stone_on(&self, square: Square) -> Option<Color> {
+        let rules = self.rules();
+        rules
+            .contains(square)
+            .then(|| self.stone_at(rules.index(square)))
+            .flatten()
+    }
+
+    /// The Zobrist hash, kept up to date move by move.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The Zobrist hash computed from the stones alone.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let stones = |color| {
+            self.stones(color)
+                .squares()
+                .fold(0, |hash, i| hash ^ KEYS.stone(color, i))
+        };
+        let side = match self.side {
+            Color::Black => 0,
+            Color::White => KEYS.white_to_move,
+        };
+        stones(Color::Black) ^ stones(Color::White) ^ side
+    }
+
+    /// What kind of move is due: the board's emptiness decides (see RULES.md).
+    pub fn phase(&self) -> Phase {
+        match self.empty().count() {
+            0 => Phase::BlackRemoval,
+            1 if self.side == Color::White => Phase::WhiteRemoval,
+            _ => Phase::Jumps,
+        }
+    }
+
+    /// The squares whose stone may be removed now; empty once the opening is over.
+    fn removable(&self) -> B {
+        match self.phase() {
+            Phase::BlackRemoval if self.side == Color::Black => match self.rules().opening {
+                Opening::Traditional => self.black & self.layout.traditional_removals,
+                Opening::Any => self.black,
+            },
+            Phase::BlackRemoval => B::default(),
+            Phase::WhiteRemoval => {
+                let hole = self.empty();
+                let neighbours = Direction::ALL.iter().fold(B::default(), |set, d| {
+                    set | (hole & self.layout.step_from[d.index()])
+                        .shift(self.layout.step[d.index()])
+                });
+                neighbours & self.white
+            }
+            Phase::Jumps => B::default(),
+        }
+    }
+
+    fn own_and_enemy(&self) -> (B, B) {
+        match self.side {
+            Color::Black => (self.black, self.white),
+            Color::White => (self.white, self.black),
+        }
+    }
+
+    /// Calls `visit(from, direction, jumps)` for every straight jump (under `straight` and
+    /// `single` capture); `from` is a bit index.
+    fn for_each_straight(&self, mut visit: impl FnMut(usize, Direction, u8)) {
+        let (own, enemy) = self.own_and_enemy();
+        let empty = self.empty();
+        let longest = if self.rules().capture == Capture::Single {
+            1
+        } else {
+            MAX_SIDE
+        };
+        for direction in Direction::ALL {
+            let from = self.layout.jump_from[direction.index()];
+            let step = self.layout.step[direction.index()];
+            let mut landed = own;
+            for jumps in 1..=longest {
+                landed = ((landed & from).shift(step) & enemy).shift(step) & empty;
+                if landed.is_empty() {
+                    break;
+                }
+                for to in landed.squares() {
+                    let origin = to as i32 - 2 * i32::from(jumps) * step;
+                    visit(origin as usize, direction, jumps);
+                }
+            }
+        }
+    }
+
+    /// The number of straight jumps, by population counts alone.
+    fn count_straight(&self) -> u64 {
+        let (own, enemy) = self.own_and_enemy();
+        let empty = self.empty();
+        let single = self.rules().capture == Capture::Single;
+        let mut count = 0;
+        for d in 0..4 {
+            let from = self.layout.jump_from[d];
+            let step = self.layout.step[d];
+            let mut landed = own;
+            loop {
+                landed = ((landed & from).shift(step) & enemy).shift(step) & empty;
+                count += u64::from(landed.count());
+                if single || landed.is_empty() {
+                    break;
+                }
+            }
+        }
+        count
+    }
+
+    /// Calls `visit` with every legal move.
+    pub fn for_each_move(&self, mut visit: impl FnMut(Move)) {
+        let rules = self.rules();
+        if self.phase() != Phase::Jumps {
+            for i in self.removable().squares() {
+                visit(Move::removal(self.layout_square(i)));
+            }
+            return;
+        }
+        if rules.capture == Capture::Turning {
+            let (own, _) = self.own_and_enemy();
+            for from in own.squares() {
+                let origin = Move::removal(self.layout_square(from));
+                self.turning_paths(
+                    from,
+                    self.empty() | B::single(from),
+                    self.own_and_enemy().1,
+                    origin,
+                    &mut visit,
+                );
+            }
+            return;
+        }
+        self.for_each_straight(|from, direction, jumps| {
+            visit(Move::straight(self.layout_square(from), direction, jumps));
+        });
+    }
+
+    fn layout_square(&self, index: usize) -> Square {
+        self.layout.squares[index]
+    }
+
+    /// Extends a turning path that has reached `at`, with `empty` and `enemy` as they stand now;
+    /// the jumping stone is lifted off the board, so `empty` includes every square it visits.
+    fn turning_paths(
+        &self,
+        at: usize,
+        empty: B,
+        enemy: B,
+        path: Move,
+        visit: &mut impl FnMut(Move),
+    ) {
+        for direction in Direction::ALL {
+            let d = direction.index();
+            if !self.layout.jump_from[d].has(at) {
+                continue;
+            }
+            let over = (at as i32 + self.layout.step[d]) as usize;
+            let to = (at as i32 + 2 * self.layout.step[d]) as usize;
+            if !enemy.has(over) || !empty.has(to) {
+                continue;
+            }
+            let Some(next) = path.then(direction) else {
+                continue;
+            };
+            visit(next);
+            let captured = B::single(over);
+            self.turning_paths(to, empty | captured, enemy ^ captured, next, visit);
+        }
+    }
+
+    /// Every legal move, in generation order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.for_each_move(|mv| moves.push(mv));
+        moves
+    }
+
+    /// The number of legal moves, counted without listing them where the rules allow.
+    pub fn count_moves(&self) -> u64 {
+        if self.phase() != Phase::Jumps {
+            return u64::from(self.removable().count());
+        }
+        if self.rules().capture == Capture::Turning {
+            let mut count = 0;
+            self.for_each_move(|_| count += 1);
+            return count;
+        }
+        self.count_straight()
+    }
+
+    /// True when the side to move has no legal move, and so has lost.
+    pub fn is_game_over(&self) -> bool {
+        if self.phase() != Phase::Jumps {
+            return self.removable().is_empty();
+        }
+        let (own, enemy) = self.own_and_enemy();
+        let empty = self.empty();
+        (0..4).all(|d| {
+            let step = self.layout.step[d];
+            (((own & self.layout.jump_from[d]).shift(step) & enemy).shift(step) & empty).is_empty()
+        })
+    }
+
+    /// Says whether `mv` is legal here, and if not, why.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let rules = self.rules();
+        if !rules.contains(mv.from()) {
+            return Err(IllegalMove::OffBoard(mv.from()));
+        }
+        let from = rules.index(mv.from());
+        if mv.is_removal() {
+            return match self.phase() {
+                Phase::Jumps => Err(IllegalMove::JumpDue),
+                _ if self.removable().has(from) => Ok(()),
+                phase => Err(IllegalMove::NotRemovable(
+                    mv.from(),
+                    self.removal_rule(phase),
+                )),
+            };
+        }
+        if self.phase() != Phase::Jumps {
+            return Err(IllegalMove::RemovalDue);
+        }
+        match rules.capture {
+            Capture::Single if mv.jump_count() > 1 => {
+                return Err(IllegalMove::Forbidden(
+                    Capture::Single,
+                    "allows one jump a move",
+                ));
+            }
+            Capture::Straight if !mv.is_straight() => {
+                return Err(IllegalMove::Forbidden(
+                    Capture::Straight,
+                    "does not allow a change of direction",
+                ));
+            }
+            _ => {}
+        }
+        let (own, mut enemy) = self.own_and_enemy();
+        if !own.has(from) {
+            return Err(IllegalMove::NotOwnStone(mv.from()));
+        }
+        let mut empty = self.empty() | B::single(from);
+        let mut at = mv.from();
+        for direction in mv.directions() {
+            let over = at.offset(direction, 1).filter(|s| rules.contains(*s));
+            let to = at.offset(direction, 2).filter(|s| rules.contains(*s));
+            let (Some(over), Some(to)) = (over, to) else {
+                let outside = at.offset(direction, 2).unwrap_or(at);
+                return Err(IllegalMove::OffBoard(outside));
+            };
+            let (over_index, to_index) = (rules.index(over), rules.index(to));
+            if !enemy.has(over_index) {
+                return Err(IllegalMove::NothingToCapture(over));
+            }
+            if !empty.has(to_index) {
+                return Err(IllegalMove::LandingOccupied(to));
+            }
+            // The jumping stone is lifted off: the squares it visits stay empty.
+            enemy ^= B::single(over_index);
+            empty |= B::single(over_index);
+            at = to;
+        }
+        Ok(())
+    }
+
+    fn removal_rule(&self, phase: Phase) -> &'static str {
+        match (phase, self.rules().opening) {
+            (Phase::WhiteRemoval, _) => "White removes a white stone next to the hole",
+            (_, Opening::Traditional) => {
+                "Black removes a black stone from the centre 2x2 or a corner"
+            }
+            (_, Opening::Any) => "Black removes a black stone",
+        }
+    }
+
+    /// Plays a straight jump given by bit index, direction and length; it must be legal.
+    fn play_straight(&mut self, from: usize, direction: Direction, jumps: u8) {
+        let step = self.layout.step[direction.index()];
+        let mover = self.side;
+        let to = (from as i32 + 2 * i32::from(jumps) * step) as usize;
+        let mut hash =
+            self.hash ^ KEYS.white_to_move ^ KEYS.stone(mover, from) ^ KEYS.stone(mover, to);
+        let mut captured = B::default();
+        let mut over = from as i32 + step;
+        for _ in 0..jumps {
+            captured |= B::single(over as usize);
+            hash ^= KEYS.stone(mover.opponent(), over as usize);
+            over += 2 * step;
+        }
+        let mine = B::single(from) | B::single(to);
+        match mover {
+            Color::Black => {
+                self.black ^= mine;
+                self.white ^= captured;
+            }
+            Color::White => {
+                self.white ^= mine;
+                self.black ^= captured;
+            }
+        }
+        self.side = mover.opponent();
+        self.hash = hash;
+    }
+
+    /// Plays `mv`, which must be legal (see [`Board::check`]); illegal moves corrupt the position.
+    pub fn play(&mut self, mv: Move) {
+        let rules = self.rules();
+        let mover = self.side;
+        let from = rules.index(mv.from());
+        let mut hash = self.hash ^ KEYS.white_to_move ^ KEYS.stone(mover, from);
+        let mut mine = B::single(from);
+        let mut captured = B::default();
+        let mut at = from as i32;
+        for direction in mv.directions() {
+            let step = self.layout.step[direction.index()];
+            let over = (at + step) as usize;
+            captured |= B::single(over);
+            hash ^= KEYS.stone(mover.opponent(), over);
+            at += 2 * step;
+        }
+        if !mv.is_removal() {
+            let to = at as usize;
+            mine ^= B::single(to);
+            hash ^= KEYS.stone(mover, to);
+        }
+        match mover {
+            Color::Black => {
+                self.black ^= mine;
+                self.white ^= captured;
+            }
+            Color::White => {
+                self.white ^= mine;
+                self.black ^= captured;
+            }
+        }
+        self.side = mover.opponent();
+        self.hash = hash;
+    }
+
+    /// Plays `mv` if it is legal; otherwise leaves the position as it was.
+    pub fn play_checked(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play(mv);
+        Ok(())
+    }
+
+    /// The number of leaf positions `depth` plies ahead (every ply counts, removals too).
+    pub fn perft(&self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(),
+            _ if self.phase() == Phase::Jumps && self.rules().capture != Capture::Turning => {
+                let mut total = 0;
+                self.for_each_straight(|from, direction, jumps| {
+                    let mut child = *self;
+                    child.play_straight(from, direction, jumps);
+                    total += child.perft(depth - 1);
+                });
+                total
+            }
+            _ => {
+                let mut total = 0;
+                self.for_each_move(|mv| {
+                    let mut child = *self;
+                    child.play(mv);
+                    total += child.perft(depth - 1);
+                });
+                total
+            }
+        }
+    }
+
+    /// [`Board::perft`] split by the first move.
+    pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        let mut counts = Vec::new();
+        if depth == 0 {
+            return counts;
+        }
+        self.for_each_move(|mv| {
+            let mut child = *self;
+            child.play(mv);
+            counts.push((mv, child.perft(depth - 1)));
+        });
+        counts
+    }
+}
+
+impl<B: Bits> fmt::Debug for Board<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} {})", self.diagram(), self.rules())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_matches_the_rules_page() {
+        let board = Board::<u64>::start(Rules::default());
+        let counts: Vec<u64> = (1..=6).map(|d| board.perft(d)).collect();
+        assert_eq!(counts, [4, 12, 28, 172, 892, 7124]);
+    }
+}

@@ -1,0 +1,44 @@
+//! Command-line pieces shared by both binaries.
+
+use crate::rules::{Capture, Opening, Rules};
+use crate::{Position, PositionError};
+
+/// The rule options as command-line flags.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RulesArgs {
+    /// Board size, WIDTHxHEIGHT, each side 2 to 26.
+    #[arg(long, default_value = "8x8", value_parser = parse_size)]
+    pub size: (u8, u8),
+    /// Opening removals: traditional (centre 2x2 or corner; even sizes) or any.
+    #[arg(long, default_value = "traditional")]
+    pub opening: Opening,
+    /// Capture rule: straight (multi-jump in one direction), single, or turning.
+    #[arg(long, default_value = "straight")]
+    pub capture: Capture,
+}
+
+fn parse_size(text: &str) -> Result<(u8, u8), String> {
+    let rules = Rules::default().with_size_text(text)?;
+    Ok((rules.width(), rules.height()))
+}
+
+impl RulesArgs {
+    /// The rules the flags name.
+    pub fn rules(&self) -> Rules {
+        Rules::new(
+            usize::from(self.size.0),
+            usize::from(self.size.1),
+            self.opening,
+            self.capture,
+        )
+        .expect("parse_size accepted only playable sizes")
+    }
+
+    /// The start position, or the position string `fen` if given, under these rules.
+    pub fn position(&self, fen: Option<&str>) -> Result<Position, PositionError> {
+        match fen {
+            Some(text) => Position::from_fen(text, self.opening, self.capture),
+            None => Position::start(self.rules()).map_err(PositionError::Rules),
+        }
+    }
+}

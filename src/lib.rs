@@ -1,0 +1,22 @@
+//! Konane, the Hawaiian jumping game: rules, notation, hashing and perft for every board from
+//! 2x2 to 26x26 and every documented rule variant (see `RULES.md` of the project).
+//!
+//! The rules know nothing of search or I/O. [`Position`] is the entry point; it picks the
+//! narrowest bitboard that fits the board, and [`Board`] is the position on one bitboard width.
+
+pub mod bits;
+pub mod board;
+pub mod cli;
+pub mod fen;
+pub mod moves;
+pub mod position;
+pub mod rules;
+pub mod square;
+
+pub use bits::{Bits, Wide};
+pub use board::{Board, IllegalMove, Phase};
+pub use fen::{Diagram, FenError};
+pub use moves::{Move, MoveError};
+pub use position::{Position, PositionError};
+pub use rules::{Capture, Opening, Rules, RulesError};
+pub use square::{Color, Direction, Square};
