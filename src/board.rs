@@ -399,6 +399,13 @@ impl<B: Bits> Board<B> {
         self.count_straight()
     }
 
+    /// The number of moves `color` would have if it were its turn.
+    pub fn count_moves_of(&self, color: Color) -> u64 {
+        let mut board = *self;
+        board.side = color;
+        board.count_moves()
+    }
+
     /// True when the side to move has no legal move, and so has lost.
     pub fn is_game_over(&self) -> bool {
         if self.phase() != Phase::Jumps {

@@ -4,13 +4,17 @@
 //! The rules know nothing of search or I/O. [`Position`] is the entry point; it picks the
 //! narrowest bitboard that fits the board, and [`Board`] is the position on one bitboard width.
 
+pub mod bench;
 pub mod bits;
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod fen;
 pub mod moves;
 pub mod position;
+pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod square;
 
 pub use bits::{Bits, Wide};

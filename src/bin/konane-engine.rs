@@ -30,6 +30,12 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search the bench positions to a fixed depth; print total nodes and nodes per second.
+    Bench {
+        /// Plies to search each position.
+        #[arg(default_value_t = konane::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -67,6 +73,15 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        None => ExitCode::SUCCESS,
+        Some(Command::Bench { depth }) => {
+            let result = konane::bench::run(depth);
+            println!("{} nodes {} nps", result.nodes, result.nps());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let stdin = std::io::stdin();
+            konane::engine::run(stdin.lock(), konane::engine::Output::new(std::io::stdout()));
+            ExitCode::SUCCESS
+        }
     }
 }

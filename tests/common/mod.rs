@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod naive;
+pub mod process;
 
 /// A small seeded random source (splitmix64), so every random test is reproducible.
 pub struct Rng(u64);

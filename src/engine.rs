@@ -1,0 +1,410 @@
+//! The engine's protocol loop. The calling thread reads and parses lines; `stop`, `ponderhit`
+//! and `quit` act on the running search through [`Flags`]; everything else goes over a channel
+//! to the one engine thread, which owns the position, the options and the search.
+
+use crate::bench;
+use crate::position::Position;
+use crate::protocol::{self, Command, Go, Query, Start};
+use crate::rules::{Capture, Opening, Rules};
+use crate::search::time::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Flags, Report, Score, Settings, Shared};
+use crate::square::Color;
+use crossbeam_channel::{Receiver, unbounded};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The engine's name in `id name`.
+pub const NAME: &str = concat!("Konane ", env!("CARGO_PKG_VERSION"));
+
+/// A line-oriented output shared by the reading thread and the engine thread.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `writer`.
+    pub fn new(writer: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// Writes one line and flushes it. A closed output is ignored: the GUI has gone.
+    pub fn line(&self, text: &str) {
+        let mut writer = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
+        let _ = writeln!(writer, "{text}");
+        let _ = writer.flush();
+    }
+
+    /// Reports a bad command as `info string error: ...`.
+    pub fn error(&self, text: &str) {
+        self.line(&format!("info string error: {text}"));
+    }
+}
+
+/// Which handshake the GUI used.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Uci,
+    Ugi,
+}
+
+/// The options `setoption` can change.
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    move_overhead: u64,
+    ponder: bool,
+    width: usize,
+    height: usize,
+    opening: Opening,
+    capture: Capture,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead: 30,
+            ponder: false,
+            width: 8,
+            height: 8,
+            opening: Opening::Traditional,
+            capture: Capture::Straight,
+        }
+    }
+}
+
+/// The `option` lines of the handshake.
+const OPTION_LINES: [&str; 8] = [
+    "option name Hash type spin default 16 min 1 max 65536",
+    "option name Threads type spin default 1 min 1 max 256",
+    "option name MoveOverhead type spin default 30 min 0 max 5000",
+    "option name Ponder type check default false",
+    "option name Width type spin default 8 min 2 max 26",
+    "option name Height type spin default 8 min 2 max 26",
+    "option name Opening type combo default traditional var traditional var any",
+    "option name Capture type combo default straight var straight var single var turning",
+];
+
+fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            format!("setoption: {name} must be a whole number from {min} to {max}, not '{value}'")
+        })
+}
+
+impl Options {
+    /// Applies one `setoption`; the error names the option and the bad value.
+    fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value = value.unwrap_or("");
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => self.hash_mb = spin("Hash", value, 1, 65536)? as usize,
+            "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
+            "moveoverhead" | "move overhead" => {
+                self.move_overhead = spin("MoveOverhead", value, 0, 5000)?
+            }
+            "ponder" => {
+                self.ponder = match value.trim() {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(format!(
+                            "setoption: Ponder must be true or false, not '{other}'"
+                        ));
+                    }
+                }
+            }
+            "width" => self.width = spin("Width", value, 2, 26)? as usize,
+            "height" => self.height = spin("Height", value, 2, 26)? as usize,
+            "opening" => {
+                self.opening = value
+                    .trim()
+                    .parse()
+                    .map_err(|e| format!("setoption: {e}"))?
+            }
+            "capture" => {
+                self.capture = value
+                    .trim()
+                    .parse()
+                    .map_err(|e| format!("setoption: {e}"))?
+            }
+            _ => return Err(format!("setoption: unknown option '{name}'")),
+        }
+        Ok(())
+    }
+
+    fn rules(&self) -> Result<Rules, String> {
+        Rules::new(self.width, self.height, self.opening, self.capture).map_err(|e| e.to_string())
+    }
+}
+
+/// What the reading thread sends the engine thread.
+enum Message {
+    Command(Command),
+    Quit,
+}
+
+/// Runs the protocol until `quit` or the end of `input`.
+pub fn run(input: impl BufRead, output: Output) {
+    let flags = Arc::new(Flags::default());
+    let searching = Arc::new(AtomicBool::new(false));
+    let (sender, receiver) = unbounded();
+    let engine_thread = {
+        let (output, flags, searching) = (output.clone(), flags.clone(), searching.clone());
+        std::thread::spawn(move || EngineThread::new(output, flags, searching).serve(receiver))
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        let command = match protocol::parse(&line) {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(error) => {
+                output.error(&error.to_string());
+                continue;
+            }
+        };
+        match command {
+            Command::Stop => flags.stop.store(true, Ordering::SeqCst),
+            Command::PonderHit => flags.pondering.store(false, Ordering::SeqCst),
+            Command::Quit => break,
+            Command::IsReady if searching.load(Ordering::SeqCst) => output.line("readyok"),
+            command => {
+                if let Command::Go(go) = &command {
+                    // Armed here, not on the engine thread, so that a `stop` sent right
+                    // after `go` is never lost.
+                    flags.stop.store(false, Ordering::SeqCst);
+                    flags.pondering.store(go.ponder, Ordering::SeqCst);
+                    searching.store(go.perft.is_none(), Ordering::SeqCst);
+                }
+                if sender.send(Message::Command(command)).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    flags.stop.store(true, Ordering::SeqCst);
+    let _ = sender.send(Message::Quit);
+    let _ = engine_thread.join();
+}
+
+/// The engine thread's state.
+struct EngineThread {
+    output: Output,
+    flags: Arc<Flags>,
+    searching: Arc<AtomicBool>,
+    options: Options,
+    dialect: Dialect,
+    position: Position,
+    tt: Table,
+    tt_mb: usize,
+}
+
+impl EngineThread {
+    fn new(output: Output, flags: Arc<Flags>, searching: Arc<AtomicBool>) -> EngineThread {
+        let options = Options::default();
+        EngineThread {
+            output,
+            flags,
+            searching,
+            position: Position::start(Rules::default()).expect("8x8 traditional is playable"),
+            tt: Table::new(options.hash_mb),
+            tt_mb: options.hash_mb,
+            options,
+            dialect: Dialect::Uci,
+        }
+    }
+
+    fn serve(mut self, receiver: Receiver<Message>) {
+        while let Ok(Message::Command(command)) = receiver.recv() {
+            self.handle(command);
+        }
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Uci | Command::Ugi => {
+                let ugi = command == Command::Ugi;
+                self.dialect = if ugi { Dialect::Ugi } else { Dialect::Uci };
+                self.output.line(&format!("id name {NAME}"));
+                self.output.line("id author the Konane engine developers");
+                for line in OPTION_LINES {
+                    self.output.line(line);
+                }
+                self.output.line(if ugi { "ugiok" } else { "uciok" });
+            }
+            Command::IsReady => {
+                self.resize_table();
+                self.output.line("readyok");
+            }
+            Command::NewGame => {
+                self.resize_table();
+                self.tt.clear();
+            }
+            Command::SetOption { name, value } => {
+                if let Err(error) = self.options.set(&name, value.as_deref()) {
+                    self.output.error(&error);
+                }
+            }
+            Command::Position { start, moves } => match self.set_up(&start, &moves) {
+                Ok(position) => self.position = position,
+                Err(error) => self.output.error(&format!("position: {error}")),
+            },
+            Command::Go(go) => self.go(&go),
+            Command::Query(query) => self.answer(query),
+            Command::Display => self.display(),
+            Command::Eval => {
+                let score = search::eval::evaluate_position(&self.position);
+                let side = self.position.side_to_move();
+                self.output
+                    .line(&format!("info string eval {score} cp for {side}"));
+            }
+            Command::Bench(depth) => {
+                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+                self.output
+                    .line(&format!("{} nodes {} nps", result.nodes, result.nps()));
+            }
+            Command::Stop | Command::PonderHit | Command::Quit => {}
+        }
+    }
+
+    fn resize_table(&mut self) {
+        if self.tt_mb != self.options.hash_mb {
+            self.tt = Table::new(self.options.hash_mb);
+            self.tt_mb = self.options.hash_mb;
+        }
+    }
+
+    /// The position a `position` command names; the current one stays if this fails.
+    fn set_up(&self, start: &Start, moves: &[crate::Move]) -> Result<Position, String> {
+        let mut position = match start {
+            Start::StartPos => Position::start(self.options.rules()?).map_err(|e| e.to_string())?,
+            Start::Fen(text) => {
+                Position::from_fen(text, self.options.opening, self.options.capture)
+                    .map_err(|e| e.to_string())?
+            }
+        };
+        for (i, &mv) in moves.iter().enumerate() {
+            position
+                .play(mv)
+                .map_err(|e| format!("illegal move {mv} (move {} of the list): {e}", i + 1))?;
+        }
+        Ok(position)
+    }
+
+    fn answer(&self, query: Query) {
+        let answer = match query {
+            Query::GameOver => self.position.is_game_over().to_string(),
+            Query::P1Turn => (self.position.side_to_move() == Color::Black).to_string(),
+            Query::Result => match self.position.winner() {
+                Some(Color::Black) => "p1win".to_string(),
+                Some(Color::White) => "p2win".to_string(),
+                None => "none".to_string(),
+            },
+        };
+        self.output.line(&format!("response {answer}"));
+    }
+
+    fn display(&self) {
+        let position = &self.position;
+        for line in position.pretty().lines() {
+            self.output.line(line);
+        }
+        self.output.line(&format!("Fen: {}", position.fen()));
+        self.output.line(&format!("Rules: {}", position.rules()));
+        self.output.line(&format!("Key: {:016x}", position.hash()));
+        self.output
+            .line(&format!("Side to move: {}", position.side_to_move()));
+        let moves: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        self.output
+            .line(&format!("Legal moves: {}", moves.join(" ")));
+    }
+
+    fn limits(&self, go: &Go) -> Limits {
+        let (time, increment) = match self.position.side_to_move() {
+            Color::Black => (go.black_time, go.black_inc),
+            Color::White => (go.white_time, go.white_inc),
+        };
+        Limits {
+            time: time.map(Duration::from_millis),
+            increment: Duration::from_millis(increment.unwrap_or(0)),
+            moves_to_go: go.moves_to_go.map(|n| n.min(u64::from(u32::MAX)) as u32),
+            move_time: go.move_time.map(Duration::from_millis),
+            depth: go.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
+            nodes: go.nodes,
+            infinite: go.infinite,
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
+        if let Some(depth) = go.perft {
+            let divide = self.position.divide(depth.min(u64::from(u32::MAX)) as u32);
+            for (mv, count) in &divide {
+                self.output.line(&format!("{mv}: {count}"));
+            }
+            let total: u64 = divide.iter().map(|(_, count)| count).sum();
+            self.output.line(&format!(
+                "Nodes searched: {}",
+                if depth == 0 { 1 } else { total }
+            ));
+            return;
+        }
+        self.resize_table();
+        let settings = Settings {
+            threads: self.options.threads,
+            move_overhead: Duration::from_millis(self.options.move_overhead),
+        };
+        let output = self.output.clone();
+        let shared = Shared {
+            tt: &self.tt,
+            flags: &self.flags,
+        };
+        let outcome = search::search(
+            &self.position,
+            &self.limits(go),
+            settings,
+            shared,
+            &mut |report| {
+                output.line(&info_line(report));
+            },
+        );
+        self.searching.store(false, Ordering::SeqCst);
+        let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
+        let ponder = match (self.dialect, outcome.ponder) {
+            (Dialect::Uci, Some(reply)) => format!(" ponder {reply}"),
+            _ => String::new(),
+        };
+        self.output.line(&format!("bestmove {best}{ponder}"));
+    }
+}
+
+/// The `info` line of one finished iteration.
+fn info_line(report: &Report) -> String {
+    let score = match report.score {
+        Score::Centi(cp) => format!("cp {cp}"),
+        Score::Mate(moves) => format!("mate {moves}"),
+    };
+    let millis = report.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        report.depth,
+        report.seldepth,
+        score,
+        report.nodes,
+        report.nodes * 1000 / millis,
+        report.elapsed.as_millis(),
+        report.hashfull,
+        pv.join(" ")
+    )
+}

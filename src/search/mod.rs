@@ -1,0 +1,475 @@
+//! Iterative-deepening principal-variation alpha-beta with aspiration windows, a shared
+//! transposition table, killer and history move ordering, and lazy SMP helper threads.
+
+pub mod eval;
+pub mod time;
+pub mod tt;
+
+use crate::bits::Bits;
+use crate::board::Board;
+use crate::moves::Move;
+use crate::position::{BoardVisitor, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use time::{Budget, Limits};
+use tt::{Bound, Entry, Table};
+
+/// The score of a position whose side to move has lost (minus the plies to get there).
+pub const MATE: i32 = 30_000;
+const INFINITY: i32 = 31_000;
+/// The deepest the search ever goes.
+pub const MAX_PLY: usize = 120;
+/// Scores at least this far from zero are forced wins or losses.
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// A search score as a GUI shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An evaluation, in hundredths of a stone-equivalent, from the side to move's view.
+    Centi(i32),
+    /// A forced win in this many of our moves (negative: we lose in this many).
+    Mate(i32),
+}
+
+impl Score {
+    /// The display form of an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score + 1) / 2)
+        } else {
+            Score::Centi(score)
+        }
+    }
+}
+
+/// What one finished iteration found, for `info` lines.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score of the best line.
+    pub score: Score,
+    /// Nodes searched by all threads so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The move to play; `None` when there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// The depth of the last finished iteration.
+    pub depth: u32,
+}
+
+/// Signals from the thread that reads commands to the searching threads.
+#[derive(Debug, Default)]
+pub struct Flags {
+    /// Set to make every search thread return at once.
+    pub stop: AtomicBool,
+    /// True while the search is pondering: time limits wait until it is cleared (`ponderhit`).
+    pub pondering: AtomicBool,
+}
+
+/// What every search thread shares: the table and the flags.
+#[derive(Clone, Copy)]
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Table,
+    /// Stop and ponder signals.
+    pub flags: &'a Flags,
+}
+
+/// How a search is run, beyond the GUI's limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Search threads, the main one included.
+    pub threads: usize,
+    /// Time kept back per move for communication delays.
+    pub move_overhead: Duration,
+}
+
+/// Searches `position` within `limits`, calling `report` after each finished iteration.
+pub fn search(
+    position: &Position,
+    limits: &Limits,
+    settings: Settings,
+    shared: Shared,
+    report: &mut dyn FnMut(&Report),
+) -> Outcome {
+    position.visit(RootSearch {
+        limits,
+        settings,
+        shared,
+        report,
+    })
+}
+
+struct RootSearch<'a> {
+    limits: &'a Limits,
+    settings: Settings,
+    shared: Shared<'a>,
+    report: &'a mut dyn FnMut(&Report),
+}
+
+impl BoardVisitor for RootSearch<'_> {
+    type Output = Outcome;
+
+    fn visit<B: Bits>(self, board: &Board<B>) -> Outcome {
+        let shared = self.shared;
+        shared.tt.new_search();
+        let total_nodes = AtomicU64::new(0);
+        let helpers_stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let budget = self.limits.budget(self.settings.move_overhead);
+        std::thread::scope(|scope| {
+            for helper in 1..self.settings.threads.max(1) {
+                let (total_nodes, helpers_stop) = (&total_nodes, &helpers_stop);
+                let board = *board;
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(shared, total_nodes, start);
+                    searcher.helper_stop = Some(helpers_stop);
+                    searcher.iterate(
+                        &board,
+                        MAX_PLY as u32 - 1,
+                        1 + helper as u32 % 2,
+                        &mut |_| {},
+                    );
+                });
+            }
+            let mut searcher = Searcher::new(shared, &total_nodes, start);
+            searcher.budget = budget;
+            searcher.node_limit = self.limits.nodes;
+            let max_depth = self
+                .limits
+                .depth
+                .unwrap_or(MAX_PLY as u32 - 1)
+                .clamp(1, MAX_PLY as u32 - 1);
+            let mut outcome = searcher.iterate(board, max_depth, 1, self.report);
+            let unbounded = self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed);
+            if unbounded && outcome.best.is_some() {
+                // UCI: after `go infinite` or `go ponder`, bestmove waits for `stop` or `ponderhit`.
+                while !shared.flags.stop.load(Ordering::Relaxed)
+                    && (self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed))
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            helpers_stop.store(true, Ordering::Relaxed);
+            searcher.flush_nodes();
+            outcome.nodes = total_nodes.load(Ordering::Relaxed);
+            outcome
+        })
+    }
+}
+
+/// One thread's search state.
+struct Searcher<'a> {
+    shared: Shared<'a>,
+    total_nodes: &'a AtomicU64,
+    helper_stop: Option<&'a AtomicBool>,
+    budget: Option<Budget>,
+    node_limit: Option<u64>,
+    start: Instant,
+    clock_started: bool,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<Move>>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(shared: Shared<'a>, total_nodes: &'a AtomicU64, start: Instant) -> Searcher<'a> {
+        Searcher {
+            shared,
+            total_nodes,
+            helper_stop: None,
+            budget: None,
+            node_limit: None,
+            start,
+            clock_started: !shared.flags.pondering.load(Ordering::Relaxed),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 26 * 26 * 4],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.total_nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    fn check_limits(&mut self) {
+        self.flush_nodes();
+        if self.shared.flags.stop.load(Ordering::Relaxed)
+            || self
+                .helper_stop
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+            return;
+        }
+        if !self.clock_started && !self.shared.flags.pondering.load(Ordering::Relaxed) {
+            // `ponderhit`: our own clock starts now.
+            self.clock_started = true;
+            self.start = Instant::now();
+        }
+        if self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.hard) {
+            self.stopped = true;
+        }
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.stopped = true;
+        }
+    }
+
+    /// Iterative deepening from `first_depth` to `max_depth`.
+    fn iterate<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        max_depth: u32,
+        first_depth: u32,
+        report: &mut dyn FnMut(&Report),
+    ) -> Outcome {
+        let moves = board.legal_moves();
+        let mut outcome = Outcome {
+            best: moves.first().copied(),
+            ..Outcome::default()
+        };
+        if moves.len() <= 1 && self.helper_stop.is_none() && self.budget.is_some() {
+            // One legal move (or none): nothing to think about under a clock.
+            return outcome;
+        }
+        let mut score = 0;
+        for depth in first_depth..=max_depth {
+            self.seldepth = 0;
+            let found = self.aspiration(board, depth as i32, score);
+            if self.stopped && depth > first_depth {
+                break;
+            }
+            score = found;
+            outcome.best = self.pv[0].first().copied().or(outcome.best);
+            outcome.ponder = self.pv[0].get(1).copied();
+            outcome.depth = depth;
+            self.flush_nodes();
+            report(&Report {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: Score::from_internal(score),
+                nodes: self.total_nodes.load(Ordering::Relaxed),
+                elapsed: self.start.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                pv: self.pv[0].clone(),
+            });
+            let proven = score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs();
+            let out_of_time =
+                self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft);
+            if self.stopped || out_of_time || (proven && self.budget.is_some()) {
+                break;
+            }
+        }
+        outcome
+    }
+
+    /// A search of the root in a narrow window around the last score, widened until it holds.
+    fn aspiration<B: Bits>(&mut self, board: &Board<B>, depth: i32, guess: i32) -> i32 {
+        if depth < 4 || guess.abs() >= MATE_BOUND {
+            return self.negamax(board, depth, 0, -INFINITY, INFINITY);
+        }
+        let mut delta = 25;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let score = self.negamax(board, depth, 0, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+
+    fn history_index(board_width: u8, mv: Move) -> usize {
+        let from = usize::from(mv.from().file())
+            + usize::from(mv.from().rank()) * usize::from(board_width);
+        from * 4 + mv.directions().next().map_or(0, |d| d.index())
+    }
+
+    fn negamax<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.nodes.is_multiple_of(1024) {
+            self.check_limits();
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.is_game_over() {
+            return -(MATE - ply as i32);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return eval::evaluate(board);
+        }
+        let key = board.hash();
+        let moves = board.legal_moves();
+        let is_pv = beta - alpha > 1;
+        let mut hash_move = None;
+        if let Some(entry) = self.shared.tt.probe(key) {
+            hash_move = moves.get(usize::from(entry.move_index)).copied();
+            let score = score_from_tt(i32::from(entry.score), ply);
+            let cuts = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if ply > 0 && !is_pv && i32::from(entry.depth) >= depth && cuts {
+                return score;
+            }
+        }
+        let width = board.rules().width();
+        let killers = self.killers[ply];
+        let mut order: Vec<(i32, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| {
+                let key = if Some(mv) == hash_move {
+                    1 << 30
+                } else if killers.contains(&Some(mv)) {
+                    1 << 28
+                } else {
+                    self.history[Self::history_index(width, mv)]
+                };
+                (-key, i)
+            })
+            .collect();
+        order.sort_unstable();
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        for (n, &(_, i)) in order.iter().enumerate() {
+            let mv = moves[i];
+            let mut child = *board;
+            child.play(mv);
+            let score = if n == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if killers[0] != Some(mv) {
+                            self.killers[ply] = [Some(mv), killers[0]];
+                        }
+                        let slot = &mut self.history[Self::history_index(width, mv)];
+                        *slot = (*slot + depth * depth).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                move_index: best_index as u16,
+                score: score_to_tt(best, ply) as i16,
+                depth: depth.min(i32::from(i8::MAX)) as i8,
+                bound,
+            },
+        );
+        best
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right wherever the node recurs.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_our_moves() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
+        assert_eq!(Score::from_internal(57), Score::Centi(57));
+    }
+}

@@ -1,0 +1,325 @@
+//! The engine binary driven through pipes, one test per protocol command and bad input.
+
+mod common;
+
+use common::Rng;
+use common::process::Piped;
+use konane::{Capture, Move, Opening, Position, Rules};
+
+fn engine() -> Piped {
+    Piped::start(env!("CARGO_BIN_EXE_konane-engine"), &[])
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines.last().unwrap().strip_prefix("bestmove ").unwrap()
+}
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let mut e = engine();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name Konane"));
+    assert!(lines[1].starts_with("id author"));
+    for option in [
+        "Hash",
+        "Threads",
+        "MoveOverhead",
+        "Ponder",
+        "Width",
+        "Height",
+        "Opening",
+        "Capture",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}"
+        );
+    }
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn ugi_handshake_queries_and_two_word_bestmove() {
+    let mut e = engine();
+    e.send("ugi");
+    assert_eq!(e.until(|l| l == "ugiok").last().unwrap(), "ugiok");
+    e.send("uginewgame");
+    e.send("position startpos moves d5 c5");
+    for (query, answer) in [
+        ("gameover", "false"),
+        ("p1turn", "true"),
+        ("result", "none"),
+    ] {
+        e.send(&format!("query {query}"));
+        assert_eq!(e.next_line(), format!("response {answer}"));
+    }
+    e.send("go p1time 1000 p2time 1000 p1inc 10 p2inc 10");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().count(),
+        2,
+        "{lines:?}"
+    );
+    // 2x2 with the any opening: after b1 and a1 go, Black (a2) has no move and has lost.
+    e.send("setoption name Width value 2");
+    e.send("setoption name Height value 2");
+    e.send("position startpos moves b1 a1");
+    for (query, answer) in [
+        ("gameover", "true"),
+        ("p1turn", "true"),
+        ("result", "p2win"),
+    ] {
+        e.send(&format!("query {query}"));
+        assert_eq!(e.next_line(), format!("response {answer}"));
+    }
+    e.send("go movetime 50");
+    assert_eq!(e.next_line(), "bestmove 0000");
+}
+
+#[test]
+fn position_and_display() {
+    let mut e = engine();
+    e.send("position startpos moves d5 c5 f5d5");
+    e.send("d");
+    let lines = e.sync();
+    assert!(
+        lines.contains(
+            &"Fen: bwbwbwbw/wbwbwbwb/bwbwbwbw/wb1b2wb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb w"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("Legal moves: ")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.trim_start().starts_with("8  b w b w"))
+    );
+    e.send("position fen 1w2/w3/b3/4 b");
+    e.send("d");
+    let lines = e.sync();
+    assert!(
+        lines.contains(&"Legal moves: a2a4".to_string()),
+        "{lines:?}"
+    );
+    e.send("setoption name Capture value turning");
+    e.send("position fen 1w2/w3/b3/4 b");
+    e.send("d");
+    assert!(e.sync().contains(&"Legal moves: a2a4 a2a4c4".to_string()));
+}
+
+#[test]
+fn every_bad_input_gets_one_error_line_and_changes_nothing() {
+    let mut e = engine();
+    e.send("position startpos moves d5");
+    let cases = [
+        ("frobnicate", "unknown command 'frobnicate'"),
+        ("position fen bw/wx b", "unexpected character 'x'"),
+        ("position fen", "'fen' needs a position string"),
+        (
+            "position startpos moves d5 c5 d5d3",
+            "illegal move d5d3 (move 3 of the list)",
+        ),
+        ("position startpos moves d5 q99", "bad move 'q99'"),
+        (
+            "setoption name Hash value lots",
+            "Hash must be a whole number from 1 to 65536, not 'lots'",
+        ),
+        (
+            "setoption name Capture value diagonal",
+            "unknown capture 'diagonal'",
+        ),
+        ("setoption name Colour value red", "unknown option 'Colour'"),
+        ("go depth soon", "'depth' needs a whole number, not 'soon'"),
+        ("go sideways", "unknown parameter 'sideways'"),
+        ("query weather", "not 'weather'"),
+        ("setoption name Width value 9", ""),
+        ("position startpos", "even width and height"),
+    ];
+    for (line, expected) in cases {
+        e.send(line);
+        let lines = e.sync();
+        if expected.is_empty() {
+            assert!(lines.is_empty(), "{line}: {lines:?}");
+            continue;
+        }
+        assert_eq!(lines.len(), 1, "{line}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: "),
+            "{line}: {lines:?}"
+        );
+        assert!(lines[0].contains(expected), "{line}: {lines:?}");
+    }
+    e.send("d");
+    let fen = "Fen: bwbwbwbw/wbwbwbwb/bwbwbwbw/wbw1wbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb w";
+    assert!(
+        e.sync().contains(&fen.to_string()),
+        "rejected positions left the old one in force"
+    );
+    e.send(&"x".repeat(100_000));
+    assert_eq!(e.sync().len(), 1);
+}
+
+#[test]
+fn go_limits_info_lines_and_ponder_move() {
+    let mut e = engine();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("position startpos moves d5 c5");
+    e.send("go depth 6");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let depths: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(depths.len(), 6, "{lines:?}");
+    let last = depths.last().unwrap();
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " hashfull ",
+        " pv ",
+    ] {
+        assert!(last.contains(field), "{field} missing from {last}");
+    }
+    let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(words[2], "ponder", "{words:?}");
+    let mut position = Position::start(Rules::default()).unwrap();
+    for mv in ["d5", "c5", words[1], words[3]] {
+        position.play(mv.parse().unwrap()).unwrap();
+    }
+    e.send("go nodes 5000");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let nodes: u64 = lines[lines.len() - 2]
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes < 20_000, "{nodes} nodes for a 5000-node search");
+    e.send("go movetime 100");
+    e.until(|l| l.starts_with("bestmove"));
+    e.send("go wtime 500 btime 500 winc 10 binc 10 movestogo 10");
+    e.until(|l| l.starts_with("bestmove"));
+}
+
+#[test]
+fn stop_ends_infinite_and_ponder_searches_and_isready_answers_meanwhile() {
+    let mut e = engine();
+    e.send("position startpos moves d5 c5");
+    e.send("go infinite");
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    e.send("stop");
+    e.until(|l| l.starts_with("bestmove"));
+    e.send("go ponder wtime 300 btime 300");
+    e.send("ponderhit");
+    e.until(|l| l.starts_with("bestmove"));
+    // `stop` straight after `go` is not lost.
+    e.send("go infinite");
+    e.send("stop");
+    e.until(|l| l.starts_with("bestmove"));
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn perft_bench_eval_and_end_of_input() {
+    let mut e = engine();
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 28");
+    assert_eq!(lines.len(), 5);
+    e.send("position startpos moves d5 c5");
+    e.send("eval");
+    assert_eq!(e.next_line(), "info string eval 0 cp for black");
+    e.send("bench 3");
+    let line = e.next_line();
+    assert!(line.ends_with(" nps") && line.contains(" nodes "), "{line}");
+    e.send("go infinite");
+    e.close_input();
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert!(e.wait_exit().is_some_and(|s| s.success()));
+}
+
+#[test]
+fn quit_exits_during_a_search() {
+    let mut e = engine();
+    e.send("go infinite");
+    e.send("quit");
+    assert!(e.wait_exit().is_some_and(|s| s.success()));
+}
+
+#[test]
+fn threads_and_hash_options_search_legally() {
+    let mut e = engine();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Hash value 8");
+    e.send("position startpos moves d5 c5");
+    e.send("go depth 8");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let mut position = Position::start(Rules::default()).unwrap();
+    position.play("d5".parse().unwrap()).unwrap();
+    position.play("c5".parse().unwrap()).unwrap();
+    let mv: Move = bestmove(&lines)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(position.check(mv), Ok(()));
+}
+
+#[test]
+fn bestmove_is_legal_in_random_positions_of_every_size_and_rule() {
+    let mut e = engine();
+    let mut rng = Rng::new(99);
+    for round in 0..1500 {
+        let (w, h) = (2 + rng.below(25), 2 + rng.below(25));
+        let capture = [Capture::Straight, Capture::Single, Capture::Turning][round % 3];
+        let opening = if w % 2 == 0 && h % 2 == 0 && round % 2 == 0 {
+            Opening::Traditional
+        } else {
+            Opening::Any
+        };
+        let mut position = Position::start(Rules::new(w, h, opening, capture).unwrap()).unwrap();
+        let plies = rng.below(40);
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        e.send(&format!("setoption name Opening value {opening}"));
+        e.send(&format!("setoption name Capture value {capture}"));
+        e.send(&format!("position fen {}", position.fen()));
+        e.send(if round % 2 == 0 {
+            "go nodes 300"
+        } else {
+            "go depth 2"
+        });
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let answer = bestmove(&lines).split_whitespace().next().unwrap();
+        if position.is_game_over() {
+            assert_eq!(answer, "0000", "{position}");
+        } else {
+            let mv: Move = answer.parse().unwrap();
+            assert_eq!(
+                position.check(mv),
+                Ok(()),
+                "{answer} in {position} ({})",
+                position.rules()
+            );
+        }
+    }
+}
