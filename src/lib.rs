@@ -4,6 +4,7 @@
 //! The rules know nothing of search or I/O. [`Position`] is the entry point; it picks the
 //! narrowest bitboard that fits the board, and [`Board`] is the position on one bitboard width.
 
+pub mod arbiter;
 pub mod bench;
 pub mod bits;
 pub mod board;

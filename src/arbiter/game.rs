@@ -1,0 +1,378 @@
+//! One refereed game: the arbiter keeps the position and both clocks, checks every move, and
+//! ends the game itself. Whatever an engine does, the game ends with a winner and a reason.
+
+use crate::arbiter::log::Log;
+use crate::arbiter::process::{EngineProcess, Launch, ReadError};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::square::Color;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long each engine may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A clock of `base`, plus `increment` after each move.
+    Clock {
+        /// Starting time.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed depth per move.
+    Depth(u32),
+    /// A fixed node count per move.
+    Nodes(u64),
+}
+
+/// The deadlines that protect the arbiter from engines that do not answer.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadlines {
+    /// Grace beyond the clock before a move is a time forfeit.
+    pub time_margin: Duration,
+    /// How long a depth- or node-limited move may take before the engine is declared stalled.
+    pub stall: Duration,
+    /// How long the handshake and each `isready` may take.
+    pub startup: Duration,
+}
+
+/// Everything about how games are played that is the same for every game.
+#[derive(Clone, Debug)]
+pub struct GameRules {
+    /// Board and rule options.
+    pub rules: Rules,
+    /// Time per move.
+    pub time_control: TimeControl,
+    /// Timeouts.
+    pub deadlines: Deadlines,
+}
+
+/// Where a game starts: a position (the standard start or a position string) and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The position string the game starts from, `None` for the standard start.
+    pub fen: Option<String>,
+    /// Moves played from there before the engines take over.
+    pub moves: Vec<Move>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The side to move had no legal move.
+    Normal,
+    /// The loser sent a move that is not legal, or not a move.
+    IllegalMove(String),
+    /// The loser's move came after its clock (plus the margin) ran out.
+    TimeForfeit,
+    /// The loser's process could not start, exited or closed its output.
+    Crash,
+    /// The loser did not answer within the stall bound (or at start-up).
+    Stall,
+}
+
+impl Termination {
+    /// The text written to results and PGN files.
+    pub fn text(&self) -> String {
+        match self {
+            Termination::Normal => "normal".to_string(),
+            Termination::IllegalMove(mv) => format!("illegal move {mv}"),
+            Termination::TimeForfeit => "time forfeit".to_string(),
+            Termination::Crash => "crash".to_string(),
+            Termination::Stall => "stall".to_string(),
+        }
+    }
+}
+
+/// One finished game, as written to the results file (one JSON object a line).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in the schedule, from 1.
+    pub id: usize,
+    /// Black's engine name.
+    pub black: String,
+    /// White's engine name.
+    pub white: String,
+    /// `black` or `white`.
+    pub winner: String,
+    /// `normal`, `illegal move <text>`, `time forfeit`, `crash` or `stall`.
+    pub termination: String,
+    /// The position string the moves start from.
+    pub start: String,
+    /// Every move from `start`, the opening's included.
+    pub moves: Vec<String>,
+    /// How many of `moves` came from the opening rather than the engines.
+    pub opening_plies: usize,
+    /// Milliseconds each engine move took, in order.
+    pub move_times_ms: Vec<u64>,
+    /// Board size, `WxH`.
+    pub board: String,
+    /// The opening rule.
+    pub opening_rule: String,
+    /// The capture rule.
+    pub capture: String,
+}
+
+impl GameRecord {
+    /// The winner's colour.
+    pub fn winner_color(&self) -> Color {
+        if self.winner == "black" {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The winning engine's name.
+    pub fn winner_name(&self) -> &str {
+        match self.winner_color() {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+}
+
+/// An engine seat of one worker: the process, started on demand and restarted after a failure.
+pub struct Seat {
+    /// How to start the engine.
+    pub launch: Launch,
+    /// `uci` or `ugi`.
+    pub protocol: String,
+    /// `setoption` pairs, the rules first.
+    pub options: Vec<(String, String)>,
+    process: Option<EngineProcess>,
+    log: Log,
+}
+
+impl Seat {
+    /// A seat for `launch`, not yet started.
+    pub fn new(launch: Launch, protocol: String, options: Vec<(String, String)>, log: Log) -> Seat {
+        Seat {
+            launch,
+            protocol,
+            options,
+            process: None,
+            log,
+        }
+    }
+
+    /// The running engine, started and ready for a new game.
+    fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
+        if self.process.is_none() {
+            let mut process = EngineProcess::start(&self.launch, self.log.clone())
+                .map_err(|_| Termination::Crash)?;
+            process
+                .handshake(&self.protocol, &self.options, deadlines.startup)
+                .map_err(failure)?;
+            self.process = Some(process);
+        }
+        let process = self.process.as_mut().expect("started above");
+        let new_game = format!("{}newgame", self.protocol);
+        let synced = process
+            .send(&new_game)
+            .and_then(|_| process.sync(deadlines.startup));
+        if let Err(error) = synced {
+            self.process = None;
+            return Err(failure(error));
+        }
+        Ok(self.process.as_mut().expect("still running"))
+    }
+
+    /// Kills the engine; it is restarted for its next game.
+    fn discard(&mut self) {
+        self.process = None;
+    }
+
+    /// Asks the engine to quit, then makes sure it is gone.
+    pub fn shut_down(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.shut_down(Duration::from_millis(500));
+        }
+    }
+}
+
+fn failure(error: ReadError) -> Termination {
+    match error {
+        ReadError::Timeout => Termination::Stall,
+        ReadError::Closed => Termination::Crash,
+    }
+}
+
+/// The `position` command for a game so far.
+fn position_command(opening: &Opening, moves: &[String]) -> String {
+    let mut command = match &opening.fen {
+        Some(fen) => format!("position fen {fen}"),
+        None => "position startpos".to_string(),
+    };
+    if !moves.is_empty() {
+        command += " moves ";
+        command += &moves.join(" ");
+    }
+    command
+}
+
+/// The `go` command, with both clocks in the protocol's own names.
+fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> String {
+    match time_control {
+        TimeControl::Clock { increment, .. } => {
+            let (black, white, binc, winc) = if ugi {
+                ("p1time", "p2time", "p1inc", "p2inc")
+            } else {
+                ("btime", "wtime", "binc", "winc")
+            };
+            let inc = increment.as_millis();
+            format!(
+                "go {black} {} {white} {} {binc} {inc} {winc} {inc}",
+                clocks[0].as_millis(),
+                clocks[1].as_millis()
+            )
+        }
+        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis()),
+        TimeControl::Depth(depth) => format!("go depth {depth}"),
+        TimeControl::Nodes(nodes) => format!("go nodes {nodes}"),
+    }
+}
+
+/// Plays one game, Black in `seats[0]` and White in `seats[1]`. `None` if `stop` was set first.
+pub fn play(
+    id: usize,
+    seats: [&mut Seat; 2],
+    opening: &Opening,
+    game_rules: &GameRules,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let deadlines = &game_rules.deadlines;
+    let rules = game_rules.rules;
+    let mut position = match &opening.fen {
+        Some(fen) => Position::from_fen(fen, rules.opening, rules.capture).ok()?,
+        None => Position::start(rules).ok()?,
+    };
+    let start = position.fen();
+    let mut moves: Vec<String> = Vec::new();
+    for &mv in &opening.moves {
+        position.play(mv).ok()?;
+        moves.push(mv.to_string());
+    }
+    let [black, white] = seats;
+    let names = [black.launch.name.clone(), white.launch.name.clone()];
+    let record =
+        |winner: Color, termination: Termination, moves: Vec<String>, times: Vec<u64>| GameRecord {
+            id,
+            black: names[0].clone(),
+            white: names[1].clone(),
+            winner: winner.name().to_string(),
+            termination: termination.text(),
+            start: start.clone(),
+            opening_plies: opening.moves.len(),
+            moves,
+            move_times_ms: times,
+            board: format!("{}x{}", rules.width(), rules.height()),
+            opening_rule: rules.opening.to_string(),
+            capture: rules.capture.to_string(),
+        };
+    let seats = [black, white];
+    for (index, color) in [(0, Color::Black), (1, Color::White)] {
+        if let Err(termination) = seats[index].ready(deadlines) {
+            return Some(record(color.opponent(), termination, moves, Vec::new()));
+        }
+    }
+    let (base, increment) = match game_rules.time_control {
+        TimeControl::Clock { base, increment } => (base, increment),
+        _ => (Duration::ZERO, Duration::ZERO),
+    };
+    let mut clocks = [base, base];
+    let mut times = Vec::new();
+    loop {
+        if let Some(winner) = position.winner() {
+            return Some(record(winner, Termination::Normal, moves, times));
+        }
+        let side = position.side_to_move();
+        let index = if side == Color::Black { 0 } else { 1 };
+        let seat = &mut *seats[index];
+        let ugi = seat.protocol == "ugi";
+        let process = seat.process.as_mut().expect("ready before the game");
+        let go = go_command(game_rules.time_control, clocks, ugi);
+        let sent = process
+            .send(&position_command(opening, &moves))
+            .and_then(|_| process.send(&go));
+        let asked_at = Instant::now();
+        let allowance = match game_rules.time_control {
+            TimeControl::Clock { .. } => clocks[index] + deadlines.time_margin,
+            TimeControl::MoveTime(time) => time + deadlines.time_margin,
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => deadlines.stall,
+        };
+        let answer = sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop));
+        let (line, at) = match answer {
+            Ok(answer) => answer,
+            Err(_) if stop.load(Ordering::SeqCst) => return None,
+            Err(error) => {
+                seat.discard();
+                let termination = match (error, game_rules.time_control) {
+                    (ReadError::Closed, _) => Termination::Crash,
+                    (ReadError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
+                        Termination::TimeForfeit
+                    }
+                    (ReadError::Timeout, _) => Termination::Stall,
+                };
+                return Some(record(side.opponent(), termination, moves, times));
+            }
+        };
+        let elapsed = at.saturating_duration_since(asked_at);
+        times.push(elapsed.as_millis() as u64);
+        if let TimeControl::Clock { .. } = game_rules.time_control {
+            if elapsed > clocks[index] + deadlines.time_margin {
+                seat.discard();
+                return Some(record(
+                    side.opponent(),
+                    Termination::TimeForfeit,
+                    moves,
+                    times,
+                ));
+            }
+            clocks[index] = clocks[index].saturating_sub(elapsed) + increment;
+        }
+        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let legal = text
+            .parse::<Move>()
+            .ok()
+            .filter(|&mv| position.play(mv).is_ok());
+        if legal.is_none() {
+            let shown: String = if text.is_empty() {
+                "(none)".to_string()
+            } else {
+                text.chars().take(40).collect()
+            };
+            return Some(record(
+                side.opponent(),
+                Termination::IllegalMove(shown),
+                moves,
+                times,
+            ));
+        }
+        moves.push(text);
+    }
+}
+
+/// Reads until a `bestmove` line, checking `stop` every 50 ms.
+fn wait_for_bestmove(
+    process: &mut EngineProcess,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<(String, Instant), ReadError> {
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return Err(ReadError::Timeout);
+        }
+        let slice = deadline.min(Instant::now() + Duration::from_millis(50));
+        match process.wait_for(slice, |line| {
+            line.split_whitespace().next() == Some("bestmove")
+        }) {
+            Err(ReadError::Timeout) if Instant::now() < deadline => continue,
+            other => return other,
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! `konane-arbiter`: matches and tournaments between Konane engines, every move checked.
+
+use clap::{CommandFactory, FromArgMatches, Parser};
+use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
+use konane::arbiter::log::Log;
+use konane::arbiter::stats::Sprt;
+use konane::arbiter::{self, Config, Ending, EngineSpec, Format, OpeningSource};
+use konane::cli::RulesArgs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "Plays Konane matches and tournaments between UCI/UGI engines, checking every move.",
+    after_help = "Games come in colour-swapped pairs: each opening is played once with each engine as Black. \
+Konane has no draws, so a pair scores 0, 1 or 2 points: Elo, error bars, LOS and the SPRT are computed \
+from the pairs (the pentanomial model of fastchess, here with three outcomes), which accounts for the \
+opening's bias. In the progress lines the first engine named is Black and the score is from its side \
+(1-0: Black won); PGN Result tags follow the PGN convention instead (1-0: White won).\n\n\
+With no --engine, plays a short demo match of konane-engine (found next to this program) against itself."
+)]
+struct Cli {
+    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]. Give it twice for a match, more for a tournament.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Pairing of three or more engines.
+    #[arg(long, value_enum, default_value = "round-robin")]
+    format: Format,
+    /// Games per pairing, played in colour-swapped pairs (an odd number is rounded up).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    concurrency: u64,
+    /// Seed for --random-plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Time control BASE+INC in seconds, e.g. 10+0.1 (the default when no other limit is given).
+    #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    tc: Option<(Duration, Duration)>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Fixed search depth per move.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=120))]
+    depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Grace in milliseconds beyond the clock before a move loses on time.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Seconds a --depth/--nodes move, or a start-up step, may take before the engine is stalled.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    stall_timeout: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Openings file: a move sequence or position string a line (see protocol.md).
+    #[arg(long, conflicts_with = "random_plies")]
+    openings: Option<PathBuf>,
+    /// Start each pair with this many random legal plies (deterministic from --seed).
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Append each game as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Append each game as one JSON object a line to this file.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Continue the tournament recorded in --results, replaying no finished game.
+    #[arg(long)]
+    resume: bool,
+    /// Stop when a sequential probability ratio test decides: elo0=A elo1=B [alpha=0.05] [beta=0.05].
+    #[arg(long, num_args = 2..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// Log every line sent to and received from every engine, with timestamps.
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |part: &str| {
+        part.parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                format!("bad time control '{text}': expected BASE+INC in seconds, such as 10+0.1")
+            })
+    };
+    let base = seconds(base)?;
+    if base.is_zero() {
+        return Err(format!(
+            "bad time control '{text}': the base time must be above 0"
+        ));
+    }
+    Ok((base, seconds(increment)?))
+}
+
+fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
+    let rules = cli.rules.rules();
+    rules.check_opening().map_err(|e| e.to_string())?;
+    let mut engines: Vec<EngineSpec> = engine_groups
+        .iter()
+        .map(|words| EngineSpec::parse(words))
+        .collect::<Result<_, _>>()?;
+    let mut games = cli.games;
+    let mut time_control = match (cli.tc, cli.movetime, cli.depth, cli.nodes) {
+        (Some((base, increment)), ..) => TimeControl::Clock { base, increment },
+        (_, Some(ms), ..) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (_, _, Some(depth), _) => TimeControl::Depth(depth),
+        (_, _, _, Some(nodes)) => TimeControl::Nodes(nodes),
+        _ => TimeControl::Clock {
+            base: Duration::from_secs(10),
+            increment: Duration::from_millis(100),
+        },
+    };
+    if engines.is_empty() {
+        let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let engine = here.with_file_name("konane-engine");
+        if !engine.exists() {
+            return Err(format!(
+                "no --engine given and no demo engine at {} (run cargo build --release first)",
+                engine.display()
+            ));
+        }
+        let command = engine.to_string_lossy().into_owned();
+        engines = vec![EngineSpec::parse(&[format!("cmd={command}")])?; 2];
+        if cli.tc.is_none() && cli.movetime.is_none() && cli.depth.is_none() && cli.nodes.is_none()
+        {
+            time_control = TimeControl::Clock {
+                base: Duration::from_secs(2),
+                increment: Duration::from_millis(20),
+            };
+        }
+        games = games.min(4);
+        println!("Demo: konane-engine against itself, {games} games");
+    }
+    if engines.len() < 2 {
+        return Err("give at least two --engine (or none, for the demo match)".to_string());
+    }
+    let sprt = cli.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        return Err("--sprt needs exactly two engines".to_string());
+    }
+    let openings = match (&cli.openings, cli.random_plies) {
+        (Some(path), _) => OpeningSource::List(arbiter::read_openings(path, rules)?),
+        (None, Some(plies)) => OpeningSource::RandomPlies(plies),
+        (None, None) => OpeningSource::Start,
+    };
+    let log = match &cli.log {
+        Some(path) => Log::create(path).map_err(|e| format!("--log {}: {e}", path.display()))?,
+        None => Log::default(),
+    };
+    Ok(Config {
+        engines,
+        format: cli.format,
+        games: games as usize,
+        concurrency: cli.concurrency as usize,
+        seed: cli.seed,
+        game_rules: GameRules {
+            rules,
+            time_control,
+            deadlines: Deadlines {
+                time_margin: Duration::from_millis(cli.timemargin),
+                stall: Duration::from_secs(cli.stall_timeout),
+                startup: Duration::from_secs(cli.stall_timeout.min(30)),
+            },
+        },
+        openings,
+        pgn: cli.pgn,
+        results: cli.results,
+        resume: cli.resume,
+        sprt,
+        log,
+    })
+}
+
+fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Each --engine's words stay together: one group per occurrence.
+    let groups = matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+        .unwrap_or_default();
+    let config = match config(cli, groups) {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: cannot catch Ctrl-C: {error}");
+    }
+    match arbiter::run(config, interrupted) {
+        Ok(Ending::Interrupted) => ExitCode::from(130),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(1)
+        }
+    }
+}

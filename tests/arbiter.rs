@@ -1,0 +1,527 @@
+//! The arbiter binary against konane-engine and against fixture engines that misbehave.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(behaviour: &str, tag: &str) -> String {
+    format!(
+        "cmd={} arg={behaviour} arg={tag} name={behaviour}",
+        env!("CARGO_BIN_EXE_konane-fixture")
+    )
+}
+
+fn engine_spec(name: &str) -> String {
+    format!("cmd={} name={name}", env!("CARGO_BIN_EXE_konane-engine"))
+}
+
+/// A scratch directory of this test's own.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("konane-arbiter-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn arbiter(engines: &[String], extra: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
+    for engine in engines {
+        command.arg("--engine").args(engine.split(' '));
+    }
+    command.args(extra).output().unwrap()
+}
+
+fn records(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Processes whose command line contains `tag`: none may outlive the arbiter.
+fn survivors(tag: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(tag) && !text.contains("konane-arbiter") {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+/// Plays `games` games of `behaviour` against the correct `first` fixture and checks that the
+/// misbehaving engine lost every game with `termination`, and that nothing is left running.
+fn misbehaving(behaviour: &str, termination: &str, limits: &[&str]) {
+    let key = format!("{behaviour}-{}", termination.replace(' ', "-"));
+    let dir = scratch(&key);
+    let results = dir.join("results.jsonl");
+    let pgn = dir.join("games.pgn");
+    let tag = format!("tag-{}-{key}", std::process::id());
+    let mut args = vec![
+        "--games",
+        "2",
+        "--results",
+        results.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    args.extend_from_slice(limits);
+    let output = arbiter(&[fixture(behaviour, &tag), fixture("first", &tag)], &args);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{behaviour}: {stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = records(&results);
+    assert_eq!(games.len(), 2, "{behaviour}: {stdout}");
+    for game in &games {
+        let winner = game["winner"].as_str().unwrap();
+        assert_eq!(
+            game[winner].as_str().unwrap(),
+            "first",
+            "{behaviour}: {game}"
+        );
+        assert!(
+            game["termination"]
+                .as_str()
+                .unwrap()
+                .starts_with(termination),
+            "{behaviour}: {game}"
+        );
+    }
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn_text.matches("[Event ").count(), 2);
+    assert!(pgn_text.contains(&format!("[Termination \"{termination}")));
+    assert!(stdout.contains("2/2"), "{stdout}");
+    assert!(
+        survivors(&tag).is_empty(),
+        "{behaviour}: left running: {:?}",
+        survivors(&tag)
+    );
+}
+
+#[test]
+fn crash_at_start_loses_by_crash() {
+    misbehaving("crash-at-start", "crash", &["--movetime", "20"]);
+}
+
+#[test]
+fn crash_mid_game_loses_by_crash() {
+    misbehaving("crash-mid-game", "crash", &["--movetime", "20"]);
+}
+
+#[test]
+fn hanging_engine_loses_on_time_under_a_clock() {
+    misbehaving("hang", "time forfeit", &["--tc", "0.5+0"]);
+}
+
+#[test]
+fn hanging_engine_stalls_under_a_depth_limit() {
+    misbehaving("hang", "stall", &["--depth", "3", "--stall-timeout", "1"]);
+}
+
+#[test]
+fn late_answers_lose_on_time() {
+    misbehaving(
+        "late",
+        "time forfeit",
+        &["--tc", "1+0", "--timemargin", "50"],
+    );
+}
+
+#[test]
+fn illegal_move_loses_and_is_named() {
+    misbehaving("illegal", "illegal move a1", &["--movetime", "20"]);
+}
+
+#[test]
+fn garbage_move_loses_and_is_named() {
+    misbehaving("garbage", "illegal move xyzzy", &["--movetime", "20"]);
+}
+
+#[test]
+fn never_ready_engine_stalls() {
+    misbehaving(
+        "no-isready",
+        "stall",
+        &["--movetime", "20", "--stall-timeout", "1"],
+    );
+}
+
+#[test]
+fn junk_lines_are_ignored_and_logged() {
+    let dir = scratch("junk");
+    let results = dir.join("results.jsonl");
+    let log = dir.join("engines.log");
+    let tag = format!("tag-{}-junk", std::process::id());
+    let output = arbiter(
+        &[fixture("junk", &tag), fixture("first", &tag)],
+        &[
+            "--games",
+            "4",
+            "--movetime",
+            "20",
+            "--results",
+            results.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success());
+    for game in records(&results) {
+        assert_eq!(game["termination"], "normal", "{game}");
+    }
+    let log_text = std::fs::read_to_string(&log).unwrap();
+    assert!(log_text.contains("junk > hello from the junk engine"));
+    assert!(log_text.contains("junk < go movetime 20"));
+    assert!(survivors(&tag).is_empty());
+}
+
+#[test]
+fn results_and_pgn_agree_with_a_replay_of_every_game() {
+    let dir = scratch("replay");
+    let results = dir.join("results.jsonl");
+    let pgn = dir.join("games.pgn");
+    let output = arbiter(
+        &[engine_spec("a"), engine_spec("b")],
+        &[
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--tc",
+            "1+0.01",
+            "--random-plies",
+            "4",
+            "--results",
+            results.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = records(&results);
+    assert_eq!(games.len(), 6);
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    for game in &games {
+        let mut position = konane::Position::from_fen(
+            game["start"].as_str().unwrap(),
+            konane::Opening::Traditional,
+            konane::Capture::Straight,
+        )
+        .unwrap();
+        for mv in game["moves"].as_array().unwrap() {
+            position
+                .play(mv.as_str().unwrap().parse().unwrap())
+                .unwrap();
+        }
+        assert!(position.is_game_over(), "{game}");
+        let loser = position.side_to_move().name();
+        assert_ne!(game["winner"].as_str().unwrap(), loser);
+        assert_eq!(game["opening_plies"], 4);
+        let first_moves: Vec<&str> = game["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(2)
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(pgn_text.contains(&format!("1. {} {}", first_moves[0], first_moves[1])));
+    }
+    let engine_results = pgn_text.matches("[Result \"").count();
+    assert_eq!(engine_results, 6);
+}
+
+#[test]
+fn resume_replays_nothing_that_finished() {
+    let dir = scratch("resume");
+    let results = dir.join("results.jsonl");
+    let tag = format!("tag-{}-resume", std::process::id());
+    let engines = [fixture("first", &tag), fixture("min-replies", &tag)];
+    let path = results.to_str().unwrap();
+    assert!(
+        arbiter(
+            &engines,
+            &[
+                "--games",
+                "4",
+                "--movetime",
+                "10",
+                "--random-plies",
+                "3",
+                "--results",
+                path
+            ]
+        )
+        .status
+        .success()
+    );
+    let full = std::fs::read_to_string(&results).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    // Keep two games and a torn third line, as an interruption mid-write would leave.
+    std::fs::write(
+        &results,
+        format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]),
+    )
+    .unwrap();
+    let refused = arbiter(
+        &engines,
+        &[
+            "--games",
+            "4",
+            "--movetime",
+            "10",
+            "--random-plies",
+            "3",
+            "--results",
+            path,
+        ],
+    );
+    assert!(
+        !refused.status.success(),
+        "an existing results file needs --resume"
+    );
+    std::fs::write(&results, format!("{}\n{}\n", lines[0], lines[1])).unwrap();
+    let output = arbiter(
+        &engines,
+        &[
+            "--games",
+            "4",
+            "--movetime",
+            "10",
+            "--random-plies",
+            "3",
+            "--results",
+            path,
+            "--resume",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        !stdout.contains("1/4") && !stdout.contains("2/4") && stdout.contains("4/4"),
+        "{stdout}"
+    );
+    let games = records(&results);
+    let ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    assert_eq!(ids.len(), 4);
+    assert_eq!(
+        ids.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        4,
+        "{ids:?}"
+    );
+    // The fixtures are deterministic: the resumed games are the ones first played.
+    let without_times = |mut game: serde_json::Value| {
+        game["move_times_ms"] = serde_json::Value::Null;
+        game
+    };
+    let first_run: Vec<serde_json::Value> = full
+        .lines()
+        .map(|l| without_times(serde_json::from_str(l).unwrap()))
+        .collect();
+    assert_eq!(
+        games.into_iter().map(without_times).collect::<Vec<_>>(),
+        first_run
+    );
+}
+
+#[test]
+fn sprt_stops_when_decided() {
+    let dir = scratch("sprt");
+    let results = dir.join("results.jsonl");
+    let tag = format!("tag-{}-sprt", std::process::id());
+    let output = arbiter(
+        &[engine_spec("engine"), fixture("first", &tag)],
+        &[
+            "--games",
+            "400",
+            "--movetime",
+            "10",
+            "--random-plies",
+            "6",
+            "--results",
+            results.to_str().unwrap(),
+            "--sprt",
+            "elo0=0",
+            "elo1=100",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(records(&results).len() < 400);
+    assert!(survivors(&tag).is_empty());
+}
+
+#[test]
+fn interrupt_prints_the_table_and_leaves_no_process() {
+    let tag = format!("tag-{}-interrupt", std::process::id());
+    let mut command = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
+    for engine in [fixture("hang", &tag), fixture("hang", &tag)] {
+        command.arg("--engine").args(engine.split(' '));
+    }
+    let child = command
+        .args(["--games", "2", "--tc", "600+0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(!survivors(&tag).is_empty(), "the engines are running");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    assert!(
+        stdout.contains("Interrupted after 0 of 2 games"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine "), "{stdout}");
+    assert!(survivors(&tag).is_empty(), "{:?}", survivors(&tag));
+}
+
+#[test]
+fn tournaments_pair_every_engine() {
+    let dir = scratch("tournament");
+    let results = dir.join("results.jsonl");
+    let tag = format!("tag-{}-tournament", std::process::id());
+    let engines = [
+        fixture("first", &tag),
+        fixture("min-replies", &tag),
+        fixture("mobility4", &tag),
+    ];
+    let path = results.to_str().unwrap();
+    let output = arbiter(
+        &engines,
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+            "--results",
+            path,
+            "--format",
+            "round-robin",
+        ],
+    );
+    assert!(output.status.success());
+    assert_eq!(records(&results).len(), 6);
+    std::fs::remove_file(&results).unwrap();
+    let output = arbiter(
+        &engines,
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "10",
+            "--results",
+            path,
+            "--format",
+            "gauntlet",
+        ],
+    );
+    assert!(output.status.success());
+    let games = records(&results);
+    assert_eq!(games.len(), 4);
+    assert!(
+        games
+            .iter()
+            .all(|g| g["black"] == "first" || g["white"] == "first")
+    );
+}
+
+#[test]
+fn bad_arguments_are_named() {
+    let engine = engine_spec("a");
+    for (engines, args, expected) in [
+        (vec![engine.clone()], vec![], "at least two --engine"),
+        (
+            vec![engine.clone(), "name=x".to_string()],
+            vec![],
+            "cmd=PATH is missing",
+        ),
+        (
+            vec![engine.clone(), format!("{engine} colour=red")],
+            vec![],
+            "unknown key 'colour'",
+        ),
+        (
+            vec![engine.clone(), engine.clone()],
+            vec!["--tc", "fast"],
+            "bad time control 'fast'",
+        ),
+        (
+            vec![engine.clone(), engine.clone()],
+            vec!["--size", "9x9"],
+            "even width and height",
+        ),
+        (
+            vec![engine.clone(), engine.clone()],
+            vec!["--sprt", "elo0=5", "elo1=0"],
+            "elo1 must be greater",
+        ),
+        (
+            vec![engine.clone(), engine.clone()],
+            vec!["--openings", "/nonexistent/openings.txt"],
+            "/nonexistent/openings.txt",
+        ),
+        (
+            vec![engine.clone(), engine.clone()],
+            vec!["--resume"],
+            "--resume needs --results",
+        ),
+    ] {
+        let output = arbiter(&engines, &args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn openings_file_lines_are_checked() {
+    let dir = scratch("openings");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# comment\nd5 c5\n\nd5 c5 f5f3\n").unwrap();
+    let engines = [engine_spec("a"), engine_spec("b")];
+    let output = arbiter(&engines, &["--openings", file.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("openings.txt:4: illegal move f5f3: f3 is not empty"),
+        "{stderr}"
+    );
+    std::fs::write(&file, "d5 c5 f5d5\nbwbwbwbw/wbwbwbwb/bwbwbwbw/wbw1wbwb/bwbwbwbw/wbwbwbwb/bwbwbwbw/wbwbwbwb w moves e5\n").unwrap();
+    let results = dir.join("results.jsonl");
+    let output = arbiter(
+        &engines,
+        &[
+            "--openings",
+            file.to_str().unwrap(),
+            "--games",
+            "4",
+            "--movetime",
+            "10",
+            "--results",
+            results.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = records(&results);
+    assert_eq!(games[0]["moves"][2], "f5d5");
+    assert!(games[2]["start"].as_str().unwrap().contains("wbw1wbwb"));
+    assert_eq!(games[2]["moves"][0], "e5");
+}
