@@ -250,3 +250,40 @@ fn every_size_starts_right() {
         }
     }
 }
+
+/// Random text, built from the characters the notations use and some they do not.
+fn random_text(rng: &mut Rng) -> String {
+    const PIECES: [&str; 16] = ["a", "b", "w", "z", "1", "0", "9", "26", "27", "/", " ", "moves ", "é", "\u{0}", "-", "99999999999999999999"];
+    (0..rng.below(40)).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+}
+
+#[test]
+fn no_input_makes_the_parsers_or_the_legality_check_panic() {
+    let mut rng = Rng::new(13);
+    let positions: Vec<Position> = [(8, 8), (3, 5), (26, 26)]
+        .iter()
+        .map(|&(w, h)| {
+            let mut p = Position::start(Rules::new(w, h, Opening::Any, Capture::Turning).unwrap()).unwrap();
+            for _ in 0..6 {
+                let moves = p.legal_moves();
+                p.play(moves[rng.below(moves.len())]).unwrap();
+            }
+            p
+        })
+        .collect();
+    for _ in 0..20_000 {
+        let text = random_text(&mut rng);
+        let _ = text.parse::<Square>();
+        let _ = Position::from_fen(&text, Opening::Traditional, Capture::Straight);
+        let _ = konane::protocol::parse(&text);
+        let _ = konane::protocol::parse(&format!("position fen {text}"));
+        if let Ok(mv) = text.parse::<Move>() {
+            for position in &positions {
+                let mut copy = *position;
+                if copy.play(mv).is_err() {
+                    assert_eq!(copy, *position, "a refused move changed the position");
+                }
+            }
+        }
+    }
+}
