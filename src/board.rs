@@ -492,6 +492,23 @@ impl<B: Bits> Board<B> {
         }
     }
 
+    /// Toggles the mover's `mine` squares and removes the `captured` stones, then passes the turn.
+    #[inline(always)]
+    fn finish_move(&mut self, mine: B, captured: B, hash: u64) {
+        match self.side {
+            Color::Black => {
+                self.black ^= mine;
+                self.white ^= captured;
+            }
+            Color::White => {
+                self.white ^= mine;
+                self.black ^= captured;
+            }
+        }
+        self.side = self.side.opponent();
+        self.hash = hash;
+    }
+
     /// Plays a straight jump given by bit index, direction and length; it must be legal.
     fn play_straight(&mut self, from: usize, direction: Direction, jumps: u8) {
         let step = self.layout.step[direction.index()];
@@ -507,18 +524,7 @@ impl<B: Bits> Board<B> {
             over += 2 * step;
         }
         let mine = B::single(from) | B::single(to);
-        match mover {
-            Color::Black => {
-                self.black ^= mine;
-                self.white ^= captured;
-            }
-            Color::White => {
-                self.white ^= mine;
-                self.black ^= captured;
-            }
-        }
-        self.side = mover.opponent();
-        self.hash = hash;
+        self.finish_move(mine, captured, hash);
     }
 
     /// Plays `mv`, which must be legal (see [`Board::check`]); illegal moves corrupt the position.
@@ -542,18 +548,7 @@ impl<B: Bits> Board<B> {
             mine ^= B::single(to);
             hash ^= KEYS.stone(mover, to);
         }
-        match mover {
-            Color::Black => {
-                self.black ^= mine;
-                self.white ^= captured;
-            }
-            Color::White => {
-                self.white ^= mine;
-                self.black ^= captured;
-            }
-        }
-        self.side = mover.opponent();
-        self.hash = hash;
+        self.finish_move(mine, captured, hash);
     }
 
     /// Plays `mv` if it is legal; otherwise leaves the position as it was.

@@ -253,8 +253,27 @@ fn every_size_starts_right() {
 
 /// Random text, built from the characters the notations use and some they do not.
 fn random_text(rng: &mut Rng) -> String {
-    const PIECES: [&str; 16] = ["a", "b", "w", "z", "1", "0", "9", "26", "27", "/", " ", "moves ", "é", "\u{0}", "-", "99999999999999999999"];
-    (0..rng.below(40)).map(|_| PIECES[rng.below(PIECES.len())]).collect()
+    const PIECES: [&str; 16] = [
+        "a",
+        "b",
+        "w",
+        "z",
+        "1",
+        "0",
+        "9",
+        "26",
+        "27",
+        "/",
+        " ",
+        "moves ",
+        "é",
+        "\u{0}",
+        "-",
+        "99999999999999999999",
+    ];
+    (0..rng.below(40))
+        .map(|_| PIECES[rng.below(PIECES.len())])
+        .collect()
 }
 
 #[test]
@@ -263,7 +282,8 @@ fn no_input_makes_the_parsers_or_the_legality_check_panic() {
     let positions: Vec<Position> = [(8, 8), (3, 5), (26, 26)]
         .iter()
         .map(|&(w, h)| {
-            let mut p = Position::start(Rules::new(w, h, Opening::Any, Capture::Turning).unwrap()).unwrap();
+            let mut p =
+                Position::start(Rules::new(w, h, Opening::Any, Capture::Turning).unwrap()).unwrap();
             for _ in 0..6 {
                 let moves = p.legal_moves();
                 p.play(moves[rng.below(moves.len())]).unwrap();
