@@ -406,6 +406,20 @@ impl<B: Bits> Board<B> {
         board.count_moves()
     }
 
+    /// The number of `color`'s stones that have at least one jump.
+    pub fn movers_of(&self, color: Color) -> u32 {
+        let (own, enemy) = match color {
+            Color::Black => (self.black, self.white),
+            Color::White => (self.white, self.black),
+        };
+        let empty = self.empty();
+        let movers = (0..4).fold(B::default(), |set, d| {
+            let step = self.layout.step[d];
+            set | (own & self.layout.jump_from[d] & enemy.shift(-step) & empty.shift(-2 * step))
+        });
+        movers.count()
+    }
+
     /// True when the side to move has no legal move, and so has lost.
     pub fn is_game_over(&self) -> bool {
         if self.phase() != Phase::Jumps {
