@@ -389,7 +389,15 @@ impl<'a> Searcher<'a> {
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                // Late move reduction: moves ordered late are searched a ply shallower first,
+                // and again at full depth only if they beat alpha.
+                let quiet = Some(mv) != hash_move && !killers.contains(&Some(mv));
+                let reduction = i32::from(depth >= 3 && n >= 3 && quiet);
+                let mut probe =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && probe > alpha {
+                    probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
                 } else {
