@@ -159,17 +159,15 @@ impl Pairs {
         self.lost_both + self.split + self.won_both
     }
 
-    /// Mean score per game and the variance of a pair's mean score.
-    fn moments(&self) -> Option<(f64, f64)> {
-        let n = self.count() as f64;
-        if n == 0.0 {
+    /// Mean score per game and the variance of a pair's mean score. `prior` is added to each
+    /// outcome's count, so that one-sided results (every pair won) keep a non-zero variance.
+    fn moments(&self, prior: f64) -> Option<(f64, f64)> {
+        if self.count() == 0 {
             return None;
         }
-        let probabilities = [
-            self.lost_both as f64 / n,
-            self.split as f64 / n,
-            self.won_both as f64 / n,
-        ];
+        let counts = [self.lost_both, self.split, self.won_both].map(|c| c as f64 + prior);
+        let n: f64 = counts.iter().sum();
+        let probabilities = counts.map(|c| c / n);
         let scores = [0.0, 0.5, 1.0];
         let mean: f64 = probabilities.iter().zip(scores).map(|(p, s)| p * s).sum();
         let variance: f64 = probabilities
@@ -182,7 +180,7 @@ impl Pairs {
 
     /// The Elo estimate, or `None` before the first pair.
     pub fn estimate(&self) -> Option<Estimate> {
-        let (mean, variance) = self.moments()?;
+        let (mean, variance) = self.moments(0.0)?;
         let error_of_mean = (variance / self.count() as f64).sqrt();
         let los = if error_of_mean > 0.0 {
             normal_cdf((mean - 0.5) / error_of_mean)
@@ -203,9 +201,10 @@ impl Pairs {
     }
 
     /// The log-likelihood ratio of H1 against H0 (normal approximation, as fastchess and
-    /// OpenBench compute it from pentanomial counts).
+    /// OpenBench compute it from pentanomial counts), with half a pair added to each outcome
+    /// so that a one-sided start (every pair won) neither stalls nor decides the test at once.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        let Some((mean, variance)) = self.moments() else {
+        let Some((mean, variance)) = self.moments(0.5) else {
             return 0.0;
         };
         if variance <= 0.0 {
@@ -273,6 +272,16 @@ mod tests {
         assert_eq!(sprt.verdict(weak.llr(&sprt)), Verdict::H0);
         let (lower, upper) = sprt.bounds();
         assert!((lower + 2.944).abs() < 1e-3 && (upper - 2.944).abs() < 1e-3);
+        let sweep = Pairs {
+            lost_both: 0,
+            split: 0,
+            won_both: 30,
+        };
+        assert_eq!(
+            sprt.verdict(sweep.llr(&sprt)),
+            Verdict::H1,
+            "every pair won decides"
+        );
         assert!(Sprt::parse(&["elo0=5".into(), "elo1=0".into()]).is_err());
         assert!(Sprt::parse(&["elo0=0".into(), "elo1=5".into(), "gamma=1".into()]).is_err());
     }
