@@ -348,15 +348,8 @@ impl EngineThread {
 
     fn go(&mut self, go: &Go) {
         if let Some(depth) = go.perft {
-            let divide = self.position.divide(depth.min(u64::from(u32::MAX)) as u32);
-            for (mv, count) in &divide {
-                self.output.line(&format!("{mv}: {count}"));
-            }
-            let total: u64 = divide.iter().map(|(_, count)| count).sum();
-            self.output.line(&format!(
-                "Nodes searched: {}",
-                if depth == 0 { 1 } else { total }
-            ));
+            let depth = depth.min(u64::from(u32::MAX)) as u32;
+            perft_report(&self.position, depth, true, |line| self.output.line(line));
             return;
         }
         self.resize_table();
@@ -386,6 +379,27 @@ impl EngineThread {
         };
         self.output.line(&format!("bestmove {best}{ponder}"));
     }
+}
+
+/// Counts leaf positions `depth` plies ahead, writing one `<move>: <count>` line per legal move
+/// when `divide` is set, then `Nodes searched: <total>`; returns the total.
+pub fn perft_report(
+    position: &Position,
+    depth: u32,
+    divide: bool,
+    mut write: impl FnMut(&str),
+) -> u64 {
+    let nodes = if divide && depth > 0 {
+        let counts = position.divide(depth);
+        for (mv, count) in &counts {
+            write(&format!("{mv}: {count}"));
+        }
+        counts.iter().map(|(_, count)| count).sum()
+    } else {
+        position.perft(depth)
+    };
+    write(&format!("Nodes searched: {nodes}"));
+    nodes
 }
 
 /// The `info` line of one finished iteration.

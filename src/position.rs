@@ -161,6 +161,11 @@ impl Position {
         on_board!(self, b => b.count_moves())
     }
 
+    /// The number of moves `color` would have if it were its turn.
+    pub fn count_moves_of(&self, color: Color) -> u64 {
+        on_board!(self, b => b.count_moves_of(color))
+    }
+
     /// True when the side to move has no legal move and has lost.
     pub fn is_game_over(&self) -> bool {
         on_board!(self, b => b.is_game_over())

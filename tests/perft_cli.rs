@@ -20,6 +20,11 @@ fn counts_and_divides() {
     let (ok, out, _) = perft(&["6"]);
     assert!(ok);
     assert_eq!(out, "Nodes searched: 7124\n");
+    let (_, out, _) = perft(&["0", "--divide"]);
+    assert_eq!(
+        out, "Nodes searched: 1\n",
+        "depth 0 counts the position itself"
+    );
     let (ok, out, _) = perft(&["2", "--divide"]);
     assert!(ok);
     let lines: Vec<&str> = out.lines().collect();

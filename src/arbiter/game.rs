@@ -126,14 +126,6 @@ impl GameRecord {
             Color::White
         }
     }
-
-    /// The winning engine's name.
-    pub fn winner_name(&self) -> &str {
-        match self.winner_color() {
-            Color::Black => &self.black,
-            Color::White => &self.white,
-        }
-    }
 }
 
 /// An engine seat of one worker: the process, started on demand and restarted after a failure.

@@ -95,11 +95,6 @@ impl EngineProcess {
         })
     }
 
-    /// The engine's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Sends one line; `Err` when the engine no longer reads.
     pub fn send(&mut self, line: &str) -> Result<(), ReadError> {
         self.log.line(&self.name, '<', line);

@@ -55,17 +55,9 @@ fn main() -> ExitCode {
                 }
             };
             let started = Instant::now();
-            let nodes = if divide {
-                let counts = position.divide(depth);
-                for (mv, count) in &counts {
-                    println!("{mv}: {count}");
-                }
-                counts.iter().map(|(_, count)| count).sum()
-            } else {
-                position.perft(depth)
-            };
+            let nodes =
+                konane::engine::perft_report(&position, depth, divide, |line| println!("{line}"));
             let seconds = started.elapsed().as_secs_f64();
-            println!("Nodes searched: {nodes}");
             eprintln!(
                 "time {:.3} s, {:.0} leaves/s",
                 seconds,

@@ -72,8 +72,6 @@ pub struct Outcome {
     pub ponder: Option<Move>,
     /// Nodes searched by all threads.
     pub nodes: u64,
-    /// The depth of the last finished iteration.
-    pub depth: u32,
 }
 
 /// Signals from the thread that reads commands to the searching threads.
@@ -271,7 +269,6 @@ impl<'a> Searcher<'a> {
             score = found;
             outcome.best = self.pv[0].first().copied().or(outcome.best);
             outcome.ponder = self.pv[0].get(1).copied();
-            outcome.depth = depth;
             self.flush_nodes();
             report(&Report {
                 depth,
