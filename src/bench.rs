@@ -6,6 +6,7 @@ use crate::rules::{Capture, Opening};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Settings, Shared};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches to when not told.
@@ -71,9 +72,9 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` on one thread with a fresh 16 MB table.
-pub fn run(depth: u32) -> BenchResult {
-    let flags = Flags::default();
+/// Searches every bench position to `depth` on one thread with a fresh 16 MB table; `None`
+/// when `flags.stop` was set before the end.
+pub fn run(depth: u32, flags: &Flags) -> Option<BenchResult> {
     let started = Instant::now();
     let mut nodes = 0;
     for (fen, opening, capture) in POSITIONS {
@@ -90,12 +91,15 @@ pub fn run(depth: u32) -> BenchResult {
         };
         let shared = Shared {
             tt: &tt,
-            flags: &flags,
+            flags,
         };
         nodes += search::search(&position, &limits, settings, shared, &mut |_| {}).nodes;
+        if flags.stop.load(Ordering::Relaxed) {
+            return None;
+        }
     }
-    BenchResult {
+    Some(BenchResult {
         nodes,
         elapsed: started.elapsed(),
-    }
+    })
 }

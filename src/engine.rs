@@ -12,6 +12,7 @@ use crate::search::{self, Flags, Report, Score, Settings, Shared};
 use crate::square::Color;
 use crossbeam_channel::{Receiver, unbounded};
 use std::io::{BufRead, Write};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -151,17 +152,83 @@ enum Message {
     Quit,
 }
 
+/// The longest input line read whole; a longer one is refused (and skipped) as bad input.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// One line of input, as far as it could be read.
+enum InputLine {
+    /// A line of text (without its line ending).
+    Text(String),
+    /// A line refused before parsing; the text says why.
+    Bad(String),
+}
+
+/// Reads the next line of at most [`MAX_LINE`] bytes; `None` at the end of input. Bytes that
+/// are not UTF-8 and lines too long to be commands are reported, never fatal.
+fn next_line(input: &mut impl BufRead) -> Option<InputLine> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            if bytes.is_empty() && !too_long {
+                return None;
+            }
+            break;
+        }
+        let (taken, ended) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(bytes.len());
+        too_long |= taken > room;
+        bytes.extend_from_slice(&chunk[..taken.min(room)]);
+        input.consume(taken);
+        if ended {
+            break;
+        }
+    }
+    if too_long {
+        return Some(InputLine::Bad(format!(
+            "line longer than {MAX_LINE} bytes, skipped"
+        )));
+    }
+    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        bytes.pop();
+    }
+    Some(match String::from_utf8(bytes) {
+        Ok(text) => InputLine::Text(text),
+        Err(error) => {
+            let at = error.utf8_error().valid_up_to();
+            let byte = error.as_bytes()[at];
+            InputLine::Bad(format!(
+                "line is not UTF-8 text (byte 0x{byte:02x} at offset {at}), skipped"
+            ))
+        }
+    })
+}
+
 /// Runs the protocol until `quit` or the end of `input`.
-pub fn run(input: impl BufRead, output: Output) {
+pub fn run(mut input: impl BufRead, output: Output) {
     let flags = Arc::new(Flags::default());
-    let searching = Arc::new(AtomicBool::new(false));
+    let busy = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = unbounded();
     let engine_thread = {
-        let (output, flags, searching) = (output.clone(), flags.clone(), searching.clone());
-        std::thread::spawn(move || EngineThread::new(output, flags, searching).serve(receiver))
+        let (output, flags, busy) = (output.clone(), flags.clone(), busy.clone());
+        std::thread::spawn(move || EngineThread::new(output, flags, busy).serve(receiver))
     };
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    while let Some(line) = next_line(&mut input) {
+        let line = match line {
+            InputLine::Text(text) => text,
+            InputLine::Bad(why) => {
+                output.error(&why);
+                continue;
+            }
+        };
         let command = match protocol::parse(&line) {
             Ok(Some(command)) => command,
             Ok(None) => continue,
@@ -174,14 +241,21 @@ pub fn run(input: impl BufRead, output: Output) {
             Command::Stop => flags.stop.store(true, Ordering::SeqCst),
             Command::PonderHit => flags.pondering.store(false, Ordering::SeqCst),
             Command::Quit => break,
-            Command::IsReady if searching.load(Ordering::SeqCst) => output.line("readyok"),
+            Command::IsReady if busy.load(Ordering::SeqCst) => output.line("readyok"),
             command => {
-                if let Command::Go(go) = &command {
-                    // Armed here, not on the engine thread, so that a `stop` sent right
-                    // after `go` is never lost.
-                    flags.stop.store(false, Ordering::SeqCst);
-                    flags.pondering.store(go.ponder, Ordering::SeqCst);
-                    searching.store(go.perft.is_none(), Ordering::SeqCst);
+                // Armed here, not on the engine thread, so that a `stop` sent right after
+                // `go` or `bench` is never lost.
+                match &command {
+                    Command::Go(go) => {
+                        flags.stop.store(false, Ordering::SeqCst);
+                        flags.pondering.store(go.ponder, Ordering::SeqCst);
+                        busy.store(true, Ordering::SeqCst);
+                    }
+                    Command::Bench(_) => {
+                        flags.stop.store(false, Ordering::SeqCst);
+                        busy.store(true, Ordering::SeqCst);
+                    }
+                    _ => {}
                 }
                 if sender.send(Message::Command(command)).is_err() {
                     break;
@@ -198,7 +272,8 @@ pub fn run(input: impl BufRead, output: Output) {
 struct EngineThread {
     output: Output,
     flags: Arc<Flags>,
-    searching: Arc<AtomicBool>,
+    /// Set while a `go` or `bench` runs: `isready` is then answered by the reading thread.
+    busy: Arc<AtomicBool>,
     options: Options,
     dialect: Dialect,
     position: Position,
@@ -207,12 +282,12 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn new(output: Output, flags: Arc<Flags>, searching: Arc<AtomicBool>) -> EngineThread {
+    fn new(output: Output, flags: Arc<Flags>, busy: Arc<AtomicBool>) -> EngineThread {
         let options = Options::default();
         EngineThread {
             output,
             flags,
-            searching,
+            busy,
             position: Position::start(Rules::default()).expect("8x8 traditional is playable"),
             tt: Table::new(options.hash_mb),
             tt_mb: options.hash_mb,
@@ -266,18 +341,38 @@ impl EngineThread {
                     .line(&format!("info string eval {score} cp for {side}"));
             }
             Command::Bench(depth) => {
-                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
-                self.output
-                    .line(&format!("{} nodes {} nps", result.nodes, result.nps()));
+                let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
+                match bench::run(depth, &self.flags) {
+                    Some(result) => self
+                        .output
+                        .line(&format!("{} nodes {} nps", result.nodes, result.nps())),
+                    None => self.output.line("info string bench stopped"),
+                }
+                self.busy.store(false, Ordering::SeqCst);
             }
             Command::Stop | Command::PonderHit | Command::Quit => {}
         }
     }
 
+    /// Gives the table the size `Hash` asks for; if that memory cannot be had, says so and
+    /// keeps the table (and the option) as they were.
     fn resize_table(&mut self) {
-        if self.tt_mb != self.options.hash_mb {
-            self.tt = Table::new(self.options.hash_mb);
-            self.tt_mb = self.options.hash_mb;
+        if self.tt_mb == self.options.hash_mb {
+            return;
+        }
+        // The old table goes first, so that its memory can serve the new one.
+        self.tt = Table::new(1);
+        match Table::try_new(self.options.hash_mb) {
+            Ok(table) => {
+                self.tt = table;
+                self.tt_mb = self.options.hash_mb;
+            }
+            Err(error) => {
+                self.output
+                    .error(&format!("setoption: {error}; Hash stays {} MB", self.tt_mb));
+                self.options.hash_mb = self.tt_mb;
+                self.tt = Table::new(self.tt_mb);
+            }
         }
     }
 
@@ -349,7 +444,15 @@ impl EngineThread {
     fn go(&mut self, go: &Go) {
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
-            perft_report(&self.position, depth, true, |line| self.output.line(line));
+            let finished =
+                perft_report(&self.position, depth, true, &self.flags.stop, |line| {
+                    self.output.line(line)
+                });
+            if finished.is_none() {
+                self.output
+                    .line("info string perft stopped: the counts above are complete, the rest were not counted");
+            }
+            self.busy.store(false, Ordering::SeqCst);
             return;
         }
         self.resize_table();
@@ -371,7 +474,7 @@ impl EngineThread {
                 output.line(&info_line(report));
             },
         );
-        self.searching.store(false, Ordering::SeqCst);
+        self.busy.store(false, Ordering::SeqCst);
         let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
         let ponder = match (self.dialect, outcome.ponder) {
             (Dialect::Uci, Some(reply)) => format!(" ponder {reply}"),
@@ -381,25 +484,58 @@ impl EngineThread {
     }
 }
 
+/// Below this depth a perft runs to its end without looking at the stop flag: such a subtree
+/// takes milliseconds even on 26x26.
+const PERFT_UNWATCHED_DEPTH: u32 = 3;
+
+/// Leaf positions `depth` plies ahead, or `None` as soon as `stop` is seen.
+fn perft_until_stopped(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= PERFT_UNWATCHED_DEPTH {
+        return Some(position.perft(depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for mv in position.legal_moves() {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        total += perft_until_stopped(&child, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// Counts leaf positions `depth` plies ahead, writing one `<move>: <count>` line per legal move
-/// when `divide` is set, then `Nodes searched: <total>`; returns the total.
+/// when `divide` is set, then `Nodes searched: <total>`; returns the total. When `stop` is set
+/// it returns `None` at once, after the lines of the moves already counted.
 pub fn perft_report(
     position: &Position,
     depth: u32,
     divide: bool,
+    stop: &AtomicBool,
     mut write: impl FnMut(&str),
-) -> u64 {
+) -> Option<u64> {
     let nodes = if divide && depth > 0 {
-        let counts = position.divide(depth);
-        for (mv, count) in &counts {
-            write(&format!("{mv}: {count}"));
+        let flow = position.legal_moves().into_iter().try_fold(0, |sum, mv| {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            match perft_until_stopped(&child, depth - 1, stop) {
+                Some(count) => {
+                    write(&format!("{mv}: {count}"));
+                    ControlFlow::Continue(sum + count)
+                }
+                None => ControlFlow::Break(()),
+            }
+        });
+        match flow {
+            ControlFlow::Continue(total) => total,
+            ControlFlow::Break(()) => return None,
         }
-        counts.iter().map(|(_, count)| count).sum()
     } else {
-        position.perft(depth)
+        perft_until_stopped(position, depth, stop)?
     };
     write(&format!("Nodes searched: {nodes}"));
-    nodes
+    Some(nodes)
 }
 
 /// The `info` line of one finished iteration.

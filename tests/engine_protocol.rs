@@ -323,3 +323,127 @@ fn bestmove_is_legal_in_random_positions_of_every_size_and_rule() {
         }
     }
 }
+
+#[test]
+fn lines_that_are_not_utf8_or_too_long_get_an_error_and_are_skipped() {
+    let mut e = engine();
+    e.send_bytes(b"position startpos moves d5 \xe9\n");
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: line is not UTF-8 text (byte 0xe9 at offset 27)"),
+        "{lines:?}"
+    );
+    e.send_bytes(b"\xff\xfe\x00\x01\r\n");
+    assert_eq!(e.sync().len(), 1);
+    let mut huge = vec![b'd'; 3 << 20];
+    huge.push(b'\n');
+    e.send_bytes(&huge);
+    let lines = e.sync();
+    assert_eq!(lines.len(), 1, "one error for the whole line");
+    assert!(lines[0].contains("line longer than"), "{lines:?}");
+    e.send("position startpos moves d5 c5");
+    e.send("go depth 2");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert_ne!(bestmove(&lines), "0000", "later commands still work");
+    e.send("quit");
+    assert!(e.wait_exit().is_some_and(|s| s.success()));
+}
+
+#[test]
+fn stop_and_quit_interrupt_perft_and_bench() {
+    let mut e = engine();
+    e.send("go perft 30");
+    assert!(e.sync().is_empty(), "isready is answered during a perft");
+    e.send("stop");
+    let lines = e.until(|l| l.starts_with("info string perft stopped"));
+    assert!(lines.iter().all(|l| !l.starts_with("Nodes searched")));
+    e.send("bench 60");
+    e.send("stop");
+    e.until(|l| l == "info string bench stopped");
+    e.send("go perft 5");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 892", "a new perft counts in full");
+    e.send("go perft 30");
+    e.send("quit");
+    assert!(e.wait_exit().is_some_and(|s| s.success()));
+}
+
+/// Commands to mutate. `Hash` is left out: a mutated size such as 16000 MB would be honoured.
+const FUZZ_SEEDS: [&str; 24] = [
+    "uci",
+    "ugi",
+    "isready",
+    "ucinewgame",
+    "setoption name Width value 6",
+    "setoption name Height value 10",
+    "setoption name Opening value any",
+    "setoption name Capture value turning",
+    "setoption name Threads value 2",
+    "setoption name Ponder value true",
+    "position startpos",
+    "position startpos moves d5 c5 f5d5",
+    "position fen bwbwbw/wbwbwb/bw1wbw/wbwbwb/bwbwbw/wbwbwb w moves c4c2",
+    "position fen b1w/3/w1b b",
+    "go depth 3",
+    "go movetime 5",
+    "go nodes 500",
+    "go wtime 100 btime 100 winc 5 binc 5",
+    "go perft 4",
+    "go infinite",
+    "stop",
+    "query gameover",
+    "d",
+    "eval",
+];
+
+/// One fuzz line: random bytes, a huge line, or a mutated command.
+fn fuzz_line(rng: &mut Rng) -> Vec<u8> {
+    match rng.below(10) {
+        0 | 1 => (0..rng.below(120)).map(|_| rng.below(256) as u8).collect(),
+        2 if rng.below(20) == 0 => vec![b'9'; 200_000 + rng.below(2_000_000)],
+        _ => {
+            let mut line = FUZZ_SEEDS[rng.below(FUZZ_SEEDS.len())].as_bytes().to_vec();
+            for _ in 0..rng.below(4) {
+                let at = rng.below(line.len() + 1);
+                match rng.below(5) {
+                    0 if at < line.len() => line[at] = rng.below(256) as u8,
+                    1 if at < line.len() => {
+                        line.remove(at);
+                    }
+                    2 => line.insert(at, b"0123456789 -x\t\xc3"[rng.below(15)]),
+                    3 => line.extend_from_slice(b" 99999999999999999999"),
+                    _ => line.extend_from_slice(b" moves a1 z26 0000"),
+                }
+            }
+            line
+        }
+    }
+}
+
+#[test]
+fn seeded_fuzz_of_random_and_mutated_lines_never_stops_the_engine() {
+    for seed in 1..=3 {
+        let mut rng = Rng::new(seed);
+        let mut e = engine();
+        let mut sent = 0;
+        while sent < 1500 {
+            let mut line = fuzz_line(&mut rng);
+            // The fuzzer must not say `quit` itself; everything else is fair.
+            if line.windows(4).any(|w| w.eq_ignore_ascii_case(b"quit")) {
+                continue;
+            }
+            line.retain(|&b| b != b'\n');
+            line.push(b'\n');
+            e.send_bytes(&line);
+            sent += 1;
+        }
+        e.send("stop");
+        e.sync();
+        e.send("quit");
+        assert!(
+            e.wait_exit().is_some_and(|s| s.success()),
+            "seed {seed}: no clean exit"
+        );
+    }
+}

@@ -55,8 +55,11 @@ fn main() -> ExitCode {
                 }
             };
             let started = Instant::now();
-            let nodes =
-                konane::engine::perft_report(&position, depth, divide, |line| println!("{line}"));
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let nodes = konane::engine::perft_report(&position, depth, divide, &never, |line| {
+                println!("{line}")
+            })
+            .expect("never stopped");
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
                 "time {:.3} s, {:.0} leaves/s",
@@ -66,7 +69,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Bench { depth }) => {
-            let result = konane::bench::run(depth);
+            let result = konane::bench::run(depth, &konane::search::Flags::default())
+                .expect("never stopped");
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }

@@ -70,11 +70,21 @@ pub struct Table {
 impl Table {
     /// A table of about `megabytes` MB (at least one slot).
     pub fn new(megabytes: usize) -> Table {
-        let count = (megabytes * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
-        Table {
-            slots: (0..count).map(|_| Slot::default()).collect(),
+        Table::try_new(megabytes).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A table of about `megabytes` MB, or an error when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<Table, String> {
+        let count = (megabytes.saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {megabytes} MB for the hash table"))?;
+        slots.extend((0..count).map(|_| Slot::default()));
+        Ok(Table {
+            slots,
             generation: AtomicU64::new(1),
-        }
+        })
     }
 
     fn slot(&self, key: u64) -> &Slot {

@@ -50,6 +50,13 @@ impl Piped {
         stdin.flush().unwrap();
     }
 
+    /// Sends raw bytes as they are (a line needs its own `\n`).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
     /// Closes the program's input.
     pub fn close_input(&mut self) {
         self.stdin = None;
