@@ -1,6 +1,9 @@
 //! The arbiter binary against konane-engine and against fixture engines that misbehave.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::scratch::Scratch;
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn fixture(behaviour: &str, tag: &str) -> String {
@@ -14,12 +17,9 @@ fn engine_spec(name: &str) -> String {
     format!("cmd={} name={name}", env!("CARGO_BIN_EXE_konane-engine"))
 }
 
-/// A scratch directory of this test's own.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("konane-arbiter-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory of this test's own, removed when the test ends.
+fn scratch(test: &str) -> Scratch {
+    Scratch::new(&format!("arbiter-{test}"))
 }
 
 fn arbiter(engines: &[String], extra: &[&str]) -> Output {

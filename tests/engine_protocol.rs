@@ -363,7 +363,11 @@ fn stop_and_quit_interrupt_perft_and_bench() {
     e.until(|l| l == "info string bench stopped");
     e.send("go perft 5");
     let lines = e.until(|l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().unwrap(), "Nodes searched: 892", "a new perft counts in full");
+    assert_eq!(
+        lines.last().unwrap(),
+        "Nodes searched: 892",
+        "a new perft counts in full"
+    );
     e.send("go perft 30");
     e.send("quit");
     assert!(e.wait_exit().is_some_and(|s| s.success()));

@@ -1,14 +1,14 @@
 //! Strength by playing: konane-engine against the baseline players of tests/fixtures.
 
+mod common;
+
+use common::scratch::Scratch;
 use std::process::Command;
 
 /// Wins of konane-engine in `count` games against fixture `opponent` at `movetime` ms a move.
 fn wins_against(opponent: &str, count: u32, movetime: u32) -> u64 {
-    let dir =
-        std::env::temp_dir().join(format!("konane-strength-{}-{opponent}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new(&format!("strength-{opponent}"));
     let results = dir.join("results.jsonl");
-    let _ = std::fs::remove_file(&results);
     let output = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
         .args([
             "--engine",

@@ -3,6 +3,7 @@
 
 pub mod naive;
 pub mod process;
+pub mod scratch;
 
 /// A small seeded random source (splitmix64), so every random test is reproducible.
 pub struct Rng(u64);
