@@ -89,10 +89,7 @@ pub fn run(depth: u32, flags: &Flags) -> Option<BenchResult> {
             threads: 1,
             move_overhead: Duration::ZERO,
         };
-        let shared = Shared {
-            tt: &tt,
-            flags,
-        };
+        let shared = Shared { tt: &tt, flags };
         nodes += search::search(&position, &limits, settings, shared, &mut |_| {}).nodes;
         if flags.stop.load(Ordering::Relaxed) {
             return None;

@@ -343,9 +343,10 @@ impl EngineThread {
             Command::Bench(depth) => {
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
                 match bench::run(depth, &self.flags) {
-                    Some(result) => self
-                        .output
-                        .line(&format!("{} nodes {} nps", result.nodes, result.nps())),
+                    Some(result) => {
+                        self.output
+                            .line(&format!("{} nodes {} nps", result.nodes, result.nps()))
+                    }
                     None => self.output.line("info string bench stopped"),
                 }
                 self.busy.store(false, Ordering::SeqCst);
@@ -444,10 +445,9 @@ impl EngineThread {
     fn go(&mut self, go: &Go) {
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
-            let finished =
-                perft_report(&self.position, depth, true, &self.flags.stop, |line| {
-                    self.output.line(line)
-                });
+            let finished = perft_report(&self.position, depth, true, &self.flags.stop, |line| {
+                self.output.line(line)
+            });
             if finished.is_none() {
                 self.output
                     .line("info string perft stopped: the counts above are complete, the rest were not counted");

@@ -3,8 +3,11 @@
 use clap::{CommandFactory, FromArgMatches, Parser};
 use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
+use konane::arbiter::openings::{OpeningSource, read_openings};
+use konane::arbiter::schedule::Format;
+use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
-use konane::arbiter::{self, Config, Ending, EngineSpec, Format, OpeningSource};
+use konane::arbiter::{self, Config, Ending};
 use konane::cli::RulesArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -149,7 +152,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         return Err("--sprt needs exactly two engines".to_string());
     }
     let openings = match (&cli.openings, cli.random_plies) {
-        (Some(path), _) => OpeningSource::List(arbiter::read_openings(path, rules)?),
+        (Some(path), _) => OpeningSource::List(read_openings(path, rules)?),
         (None, Some(plies)) => OpeningSource::RandomPlies(plies),
         (None, None) => OpeningSource::Start,
     };

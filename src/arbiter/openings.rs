@@ -1,0 +1,124 @@
+//! Where each game pair starts: the start position, an openings file, or random plies.
+
+use crate::arbiter::game::Opening;
+use crate::board::splitmix64;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+/// Where the games' openings come from.
+#[derive(Clone, Debug)]
+pub enum OpeningSource {
+    /// Every pair starts from the start position.
+    Start,
+    /// Pair `k` uses line `k` (cycling) of an openings file.
+    List(Vec<Opening>),
+    /// Pair `k` starts with this many random legal plies, drawn from the seed and `k`.
+    RandomPlies(usize),
+}
+
+/// Reads an openings file (see protocol.md), checking each line under `rules`.
+pub fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
+    let file = File::open(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for (number, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| format!("--openings {}: {e}", path.display()))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), number + 1);
+        let (fen, moves_text) = if text.contains('/') {
+            match text.split_once(" moves") {
+                Some((fen, moves)) => (Some(fen.trim().to_string()), moves),
+                None => (Some(text.to_string()), ""),
+            }
+        } else {
+            (None, text)
+        };
+        let mut position = match &fen {
+            Some(fen) => {
+                let position = Position::from_fen(fen, rules.opening, rules.capture)
+                    .map_err(|e| format!("{at}: {e}"))?;
+                let size = position.rules();
+                if (size.width(), size.height()) != (rules.width(), rules.height()) {
+                    return Err(format!(
+                        "{at}: the position is {}x{}, the match is {}x{}",
+                        size.width(),
+                        size.height(),
+                        rules.width(),
+                        rules.height()
+                    ));
+                }
+                position
+            }
+            None => Position::start(rules).map_err(|e| format!("{at}: {e}"))?,
+        };
+        let mut moves = Vec::new();
+        for token in moves_text.split_whitespace() {
+            let mv: Move = token
+                .parse()
+                .map_err(|e| format!("{at}: bad move '{token}': {e}"))?;
+            position
+                .play(mv)
+                .map_err(|e| format!("{at}: illegal move {token}: {e}"))?;
+            moves.push(mv);
+        }
+        if position.is_game_over() {
+            return Err(format!("{at}: the game is already over after this opening"));
+        }
+        openings.push(Opening { fen, moves });
+    }
+    if openings.is_empty() {
+        return Err(format!(
+            "--openings {}: no openings in the file",
+            path.display()
+        ));
+    }
+    Ok(openings)
+}
+
+/// `plies` random legal plies from the start, drawn from `seed`; never a finished game.
+fn random_opening(rules: Rules, plies: usize, seed: u64) -> Opening {
+    let mut state = seed;
+    for _attempt in 0..1000 {
+        let mut position = Position::start(rules).expect("rules checked before the tournament");
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let legal = position.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            state = splitmix64(state);
+            let mv = legal[(state % legal.len() as u64) as usize];
+            position.play_unchecked(mv);
+            moves.push(mv);
+        }
+        if !position.is_game_over() {
+            return Opening { fen: None, moves };
+        }
+    }
+    Opening {
+        fen: None,
+        moves: Vec::new(),
+    }
+}
+
+impl OpeningSource {
+    /// The opening of pair `pair`.
+    pub fn for_pair(&self, rules: Rules, seed: u64, pair: usize) -> Opening {
+        match self {
+            OpeningSource::Start => Opening {
+                fen: None,
+                moves: Vec::new(),
+            },
+            OpeningSource::List(list) => list[pair % list.len()].clone(),
+            OpeningSource::RandomPlies(plies) => {
+                random_opening(rules, *plies, seed ^ splitmix64(pair as u64 + 1))
+            }
+        }
+    }
+}

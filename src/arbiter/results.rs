@@ -1,0 +1,49 @@
+//! The results file: one JSON object a game, appended and synced as each game ends.
+
+use crate::arbiter::game::GameRecord;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// Reads the games a results file already holds, for `--resume`. A torn last line (from an
+/// interruption while writing) is skipped.
+pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("--results {}: {e}", path.display())),
+    };
+    let lines: Vec<String> = BufReader::new(file)
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("--results {}: {e}", path.display()))?;
+    let mut records = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(record) => records.push(record),
+            Err(_) if i + 1 == lines.len() => {
+                eprintln!("warning: skipping the torn last line of {}", path.display())
+            }
+            Err(e) => return Err(format!("--results {}:{}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok(records)
+}
+
+/// Appends `text` to the file at `path`, if any, and syncs it to disk.
+pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
+    if let Some(path) = path {
+        let mut file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.write_all(text.as_bytes())
+            .and_then(|_| file.sync_data())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

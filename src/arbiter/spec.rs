@@ -1,0 +1,62 @@
+//! `--engine cmd=PATH ...`: how one engine is started and set up.
+
+use crate::arbiter::process::Launch;
+use std::path::Path;
+
+/// One engine of the tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// How to start it, and its name.
+    pub launch: Launch,
+    /// `uci` or `ugi`.
+    pub protocol: String,
+    /// Options to set after the handshake.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// Reads `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]`.
+    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+        let (mut command, mut name, mut args, mut options, mut protocol) =
+            (None, None, Vec::new(), Vec::new(), "uci".to_string());
+        for word in words {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| format!("--engine: expected key=value, not '{word}'"))?;
+            match key {
+                "cmd" => command = Some(value.to_string()),
+                "name" => name = Some(value.to_string()),
+                "arg" => args.push(value.to_string()),
+                "proto" if value == "uci" || value == "ugi" => protocol = value.to_string(),
+                "proto" => {
+                    return Err(format!("--engine: proto must be uci or ugi, not '{value}'"));
+                }
+                _ => match key.strip_prefix("option.") {
+                    Some(option) if !option.is_empty() => {
+                        options.push((option.to_string(), value.to_string()))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "--engine: unknown key '{key}' (cmd, name, arg, option.NAME, proto)"
+                        ));
+                    }
+                },
+            }
+        }
+        let command = command.ok_or("--engine: cmd=PATH is missing")?;
+        let name = name.unwrap_or_else(|| {
+            Path::new(&command)
+                .file_name()
+                .map_or(command.clone(), |n| n.to_string_lossy().into_owned())
+        });
+        Ok(EngineSpec {
+            launch: Launch {
+                command,
+                args,
+                name,
+            },
+            protocol,
+            options,
+        })
+    }
+}
