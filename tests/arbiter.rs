@@ -105,11 +105,6 @@ fn misbehaving(behaviour: &str, termination: &str, limits: &[&str]) {
 }
 
 #[test]
-fn crash_at_start_loses_by_crash() {
-    misbehaving("crash-at-start", "crash", &["--movetime", "20"]);
-}
-
-#[test]
 fn crash_mid_game_loses_by_crash() {
     misbehaving("crash-mid-game", "crash", &["--movetime", "20"]);
 }
@@ -143,12 +138,65 @@ fn garbage_move_loses_and_is_named() {
     misbehaving("garbage", "illegal move xyzzy", &["--movetime", "20"]);
 }
 
+/// Runs a match that must stop before its first game; returns the error text.
+fn fails_fast(engines: &[String], extra: &[&str], tag: &str) -> String {
+    let dir = scratch(&format!("fail-fast-{tag}"));
+    let results = dir.join("results.jsonl");
+    let mut args = vec!["--games", "2", "--results", results.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = arbiter(engines, &args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        std::fs::read_to_string(&results)
+            .unwrap_or_default()
+            .is_empty(),
+        "no game may be played or recorded"
+    );
+    assert!(
+        survivors(tag).is_empty(),
+        "left running: {:?}",
+        survivors(tag)
+    );
+    stderr
+}
+
 #[test]
-fn never_ready_engine_stalls() {
-    misbehaving(
-        "no-isready",
-        "stall",
-        &["--movetime", "20", "--stall-timeout", "1"],
+fn an_engine_that_cannot_start_stops_the_run_with_its_cause() {
+    let tag = format!("tag-{}-fail-fast", std::process::id());
+    let good = fixture("first", &tag);
+    let stderr = fails_fast(
+        &["cmd=./no-such-engine name=typo".to_string(), good.clone()],
+        &[],
+        &tag,
+    );
+    assert!(
+        stderr.contains("engine 'typo' (./no-such-engine) could not start")
+            && stderr.contains("No such file or directory"),
+        "{stderr}"
+    );
+    let stderr = fails_fast(&["cmd=/ name=dir".to_string(), good.clone()], &[], &tag);
+    assert!(
+        stderr.contains("engine 'dir' (/) could not start"),
+        "{stderr}"
+    );
+    let stderr = fails_fast(&[fixture("crash-at-start", &tag), good.clone()], &[], &tag);
+    assert!(
+        stderr.contains("engine 'crash-at-start'")
+            && stderr.contains("failed its uci handshake: it exited (exit code 3) before 'uciok'")
+            && stderr.contains("cannot start: crash-at-start exits at once"),
+        "the engine's stderr is quoted: {stderr}"
+    );
+    let stderr = fails_fast(
+        &[fixture("no-isready", &tag), good],
+        &["--stall-timeout", "1"],
+        &tag,
+    );
+    assert!(
+        stderr.contains(
+            "no 'readyok' within 1.0 s; its last lines: id name fixture-no-isready | uciok"
+        ),
+        "{stderr}"
     );
 }
 
@@ -177,6 +225,10 @@ fn junk_lines_are_ignored_and_logged() {
     }
     let log_text = std::fs::read_to_string(&log).unwrap();
     assert!(log_text.contains("junk > hello from the junk engine"));
+    assert!(
+        log_text.contains("junk ! junk on stderr"),
+        "stderr is logged: {log_text}"
+    );
     assert!(log_text.contains("junk < go movetime 20"));
     assert!(survivors(&tag).is_empty());
 }

@@ -159,7 +159,7 @@ impl Seat {
                 .map_err(|_| Termination::Crash)?;
             process
                 .handshake(&self.protocol, &self.options, deadlines.startup)
-                .map_err(failure)?;
+                .map_err(|failed| failure(failed.error))?;
             self.process = Some(process);
         }
         let process = self.process.as_mut().expect("started above");

@@ -19,7 +19,8 @@ impl Log {
         )))))
     }
 
-    /// Records one line; `direction` is `<` for arbiter to engine, `>` for engine to arbiter.
+    /// Records one line; `direction` is `<` for arbiter to engine, `>` for engine to arbiter,
+    /// `!` for what the engine wrote on stderr.
     pub fn line(&self, engine: &str, direction: char, text: &str) {
         if let Some(shared) = &self.0 {
             let (file, start) = &**shared;

@@ -5,6 +5,7 @@ pub mod game;
 pub mod log;
 pub mod openings;
 pub mod pgn;
+pub mod preflight;
 pub mod process;
 pub mod results;
 pub mod schedule;
@@ -66,8 +67,25 @@ pub enum Ending {
     Interrupted,
 }
 
+/// Why a tournament could not run or go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// Nothing was played: the configuration, the results file or an engine is unusable.
+    Setup(String),
+    /// A finished game could not be written; the tournament stopped there.
+    Output(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Setup(text) | RunError::Output(text) => f.write_str(text),
+        }
+    }
+}
+
 /// Runs the tournament, printing progress and the final table to stdout.
-pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, String> {
+pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, RunError> {
     let mut seen = HashMap::new();
     for spec in &mut config.engines {
         let count = seen.entry(spec.launch.name.clone()).or_insert(0);
@@ -88,8 +106,8 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
         let results = config
             .results
             .as_ref()
-            .ok_or("--resume needs --results FILE")?;
-        for record in read_results(results)? {
+            .ok_or(RunError::Setup("--resume needs --results FILE".into()))?;
+        for record in read_results(results).map_err(RunError::Setup)? {
             let valid = record.id >= 1 && record.id <= schedule.total();
             let job = valid.then(|| schedule.job(record.id));
             let expected = job.map(|job| {
@@ -97,11 +115,11 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
                 (names[black].as_str(), names[white].as_str())
             });
             if expected != Some((record.black.as_str(), record.white.as_str())) || done[record.id] {
-                return Err(format!(
+                return Err(RunError::Setup(format!(
                     "--resume: game {} in {} does not belong to this tournament (same engines, names and --games are needed)",
                     record.id,
                     results.display()
-                ));
+                )));
             }
             done[record.id] = true;
             standings.add(&schedule, &record);
@@ -112,10 +130,10 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
             .map(|m| m.len() > 0)
             .unwrap_or(false)
     {
-        return Err(format!(
+        return Err(RunError::Setup(format!(
             "{} already holds results: pass --resume to continue, or another file",
             results.display()
-        ));
+        )));
     }
     let remaining: Vec<Job> = (1..=schedule.total())
         .filter(|&id| !done[id])
@@ -123,6 +141,15 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
         .collect();
     let total = schedule.total();
     let mut finished = total - remaining.len();
+    if !remaining.is_empty() {
+        preflight::check_engines(
+            &config.engines,
+            config.game_rules.rules,
+            &config.game_rules.deadlines,
+            &config.log,
+        )
+        .map_err(RunError::Setup)?;
+    }
     let (job_sender, jobs) = unbounded();
     for job in &remaining {
         job_sender.send(*job).expect("receiver alive");
@@ -132,7 +159,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
     let stop = Arc::new(AtomicBool::new(false));
     let rules = config.game_rules.rules;
     let mut ending = Ending::Complete;
-    std::thread::scope(|scope| -> Result<(), String> {
+    std::thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..config.concurrency.max(1) {
             let (jobs, result_sender, stop) = (jobs.clone(), result_sender.clone(), stop.clone());
             let (engines, schedule, config) = (&config.engines, &schedule, &config);
@@ -146,17 +173,10 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
                     for index in [black, white] {
                         seats.entry(index).or_insert_with(|| {
                             let spec = &engines[index];
-                            let mut options = vec![
-                                ("Width".to_string(), rules.width().to_string()),
-                                ("Height".to_string(), rules.height().to_string()),
-                                ("Opening".to_string(), rules.opening.to_string()),
-                                ("Capture".to_string(), rules.capture.to_string()),
-                            ];
-                            options.extend(spec.options.iter().cloned());
                             Seat::new(
                                 spec.launch.clone(),
                                 spec.protocol.clone(),
-                                options,
+                                spec.options_for(rules),
                                 config.log.clone(),
                             )
                         });
@@ -193,12 +213,13 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, S
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             };
-            let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
+            let json =
+                serde_json::to_string(&record).map_err(|e| RunError::Output(e.to_string()))?;
             if let Err(error) = append(&config.results, &(json + "\n"))
                 .and_then(|_| append(&config.pgn, &pgn(&record, record.id, "konane-arbiter")))
             {
                 stop.store(true, Ordering::SeqCst);
-                return Err(error);
+                return Err(RunError::Output(error));
             }
             standings.add(&schedule, &record);
             finished += 1;

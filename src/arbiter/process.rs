@@ -5,13 +5,69 @@ use crate::arbiter::log::Log;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The longest line an engine may send; anything longer is cut (and so not protocol).
 const MAX_LINE: usize = 64 * 1024;
+
+/// How many of an engine's last output lines (stdout and stderr) are kept for error messages.
+const RECENT_LINES: usize = 8;
+
+/// The last lines an engine wrote, stderr's marked, for error messages.
+#[derive(Clone, Default)]
+struct Recent(Arc<Mutex<VecDeque<String>>>);
+
+impl Recent {
+    fn push(&self, line: String) {
+        let mut lines = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
+        if lines.len() == RECENT_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    fn all(&self) -> Vec<String> {
+        let lines = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
+        lines.iter().cloned().collect()
+    }
+}
+
+/// Reads `source` line by line (each cut at [`MAX_LINE`] bytes, decoded leniently) until it
+/// ends or `deliver` returns false.
+fn read_lines(source: impl Read, mut deliver: impl FnMut(String) -> bool) {
+    let mut reader = BufReader::new(source);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader
+            .by_ref()
+            .take(MAX_LINE as u64)
+            .read_until(b'\n', &mut buffer)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).trim_end().to_string();
+                if !deliver(line) {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// An exit status in words: `exit code 3`, `killed by signal 9`.
+pub fn describe_exit(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => "an unknown status".to_string(),
+    }
+}
 
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +89,15 @@ pub enum ReadError {
     Closed,
 }
 
+/// A handshake step that failed: what was awaited, and why it did not come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandshakeError {
+    /// The line that did not come: `uciok`, `ugiok` or `readyok`.
+    pub awaited: String,
+    /// Why.
+    pub error: ReadError,
+}
+
 /// A line from the engine with the moment it arrived.
 struct Received {
     line: String,
@@ -44,55 +109,68 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Received>,
+    recent: Recent,
     name: String,
     log: Log,
 }
 
 impl EngineProcess {
-    /// Starts the engine in a process group of its own.
+    /// Starts the engine in a process group of its own. Its stderr goes to the log, marked `!`.
     pub fn start(launch: &Launch, log: Log) -> Result<EngineProcess, String> {
         let mut child = Command::new(&launch.command)
             .args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", launch.command))?;
+        let recent = Recent::default();
         let stdout = child.stdout.take().expect("stdout was piped");
         let (sender, lines) = unbounded();
+        let stdout_recent = recent.clone();
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader
-                    .by_ref()
-                    .take(MAX_LINE as u64)
-                    .read_until(b'\n', &mut buffer)
-                {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buffer).trim_end().to_string();
-                        let received = Received {
-                            line,
-                            at: Instant::now(),
-                        };
-                        if sender.send(received).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
+            read_lines(stdout, |line| {
+                stdout_recent.push(line.clone());
+                let at = Instant::now();
+                sender.send(Received { line, at }).is_ok()
+            })
+        });
+        let stderr = child.stderr.take().expect("stderr was piped");
+        let (stderr_recent, stderr_log, name) = (recent.clone(), log.clone(), launch.name.clone());
+        std::thread::spawn(move || {
+            read_lines(stderr, |line| {
+                stderr_log.line(&name, '!', &line);
+                stderr_recent.push(format!("stderr: {line}"));
+                true
+            })
         });
         let stdin = child.stdin.take();
         Ok(EngineProcess {
             child,
             stdin,
             lines,
+            recent,
             name: launch.name.clone(),
             log,
         })
+    }
+
+    /// The last lines the engine wrote (stdout and stderr, the latter marked `stderr: `).
+    pub fn recent_lines(&self) -> Vec<String> {
+        self.recent.all()
+    }
+
+    /// How the engine exited, if it has (waiting up to `grace` for it).
+    pub fn exit_status(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
     }
 
     /// Sends one line; `Err` when the engine no longer reads.
@@ -137,14 +215,44 @@ impl EngineProcess {
         protocol: &str,
         options: &[(String, String)],
         timeout: Duration,
-    ) -> Result<(), ReadError> {
-        self.send(protocol)?;
+    ) -> Result<(), HandshakeError> {
         let ok = format!("{protocol}ok");
-        self.wait_for(Instant::now() + timeout, |line| line.trim() == ok)?;
+        let failed = |awaited: &str| {
+            let awaited = awaited.to_string();
+            move |error| HandshakeError { awaited, error }
+        };
+        self.send(protocol).map_err(failed(&ok))?;
+        self.wait_for(Instant::now() + timeout, |line| line.trim() == ok)
+            .map_err(failed(&ok))?;
         for (name, value) in options {
-            self.send(&format!("setoption name {name} value {value}"))?;
+            self.send(&format!("setoption name {name} value {value}"))
+                .map_err(failed("readyok"))?;
         }
-        self.sync(timeout)
+        self.sync(timeout).map_err(failed("readyok"))
+    }
+
+    /// Why a step failed, in words: `no 'uciok' within 5 s` or `it exited (exit code 3) before
+    /// 'uciok'`, then the engine's last lines, stderr's included.
+    pub fn explain(&mut self, failure: &HandshakeError, timeout: Duration) -> String {
+        let awaited = &failure.awaited;
+        let mut text = match (failure.error, self.exit_status(Duration::from_millis(200))) {
+            (_, Some(status)) => {
+                format!("it exited ({}) before '{awaited}'", describe_exit(status))
+            }
+            (ReadError::Closed, None) => format!("it closed its output before '{awaited}'"),
+            (ReadError::Timeout, None) => {
+                format!("no '{awaited}' within {:.1} s", timeout.as_secs_f64())
+            }
+        };
+        // The stderr reader may still be delivering the last words of an engine that exited.
+        std::thread::sleep(Duration::from_millis(50));
+        let lines = self.recent_lines();
+        if lines.is_empty() {
+            text += "; it wrote nothing";
+        } else {
+            text += &format!("; its last lines: {}", lines.join(" | "));
+        }
+        text
     }
 
     /// `isready`, then waits for `readyok`.
@@ -158,13 +266,7 @@ impl EngineProcess {
     pub fn shut_down(mut self, grace: Duration) {
         let _ = self.send("quit");
         self.stdin = None;
-        let until = Instant::now() + grace;
-        while Instant::now() < until {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.exit_status(grace);
         // Drop kills whatever is left of the group and reaps the child.
     }
 }

@@ -1,6 +1,7 @@
 //! `--engine cmd=PATH ...`: how one engine is started and set up.
 
 use crate::arbiter::process::Launch;
+use crate::rules::Rules;
 use std::path::Path;
 
 /// One engine of the tournament.
@@ -58,5 +59,24 @@ impl EngineSpec {
             protocol,
             options,
         })
+    }
+
+    /// The `setoption` pairs for a game under `rules`: the rules first, then the engine's own.
+    pub fn options_for(&self, rules: Rules) -> Vec<(String, String)> {
+        let mut options = vec![
+            ("Width".to_string(), rules.width().to_string()),
+            ("Height".to_string(), rules.height().to_string()),
+            ("Opening".to_string(), rules.opening.to_string()),
+            ("Capture".to_string(), rules.capture.to_string()),
+        ];
+        options.extend(self.options.iter().cloned());
+        options
+    }
+
+    /// The command line, as a user would type it.
+    pub fn command_line(&self) -> String {
+        let mut words = vec![self.launch.command.clone()];
+        words.extend(self.launch.args.iter().cloned());
+        words.join(" ")
     }
 }

@@ -80,7 +80,7 @@ struct Cli {
     /// Stop when a sequential probability ratio test decides: elo0=A elo1=B [alpha=0.05] [beta=0.05].
     #[arg(long, num_args = 2..=4, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
-    /// Log every line sent to and received from every engine, with timestamps.
+    /// Log every line sent to (<) and received from (>) every engine, and what it writes on stderr (!), with timestamps.
     #[arg(long)]
     log: Option<PathBuf>,
 }
@@ -207,7 +207,11 @@ fn main() -> ExitCode {
     match arbiter::run(config, interrupted) {
         Ok(Ending::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
+        Err(arbiter::RunError::Setup(error)) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+        Err(arbiter::RunError::Output(error)) => {
             eprintln!("error: {error}");
             ExitCode::from(1)
         }
