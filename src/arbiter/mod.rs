@@ -54,6 +54,8 @@ pub struct Config {
     pub sprt: Option<Sprt>,
     /// `--log`.
     pub log: Log,
+    /// Draw the final board of the last game played (the demo does).
+    pub show_last_board: bool,
 }
 
 /// How a tournament ended.
@@ -65,6 +67,30 @@ pub enum Ending {
     SprtDecided,
     /// Interrupted (Ctrl-C or SIGTERM); `--resume` continues it.
     Interrupted,
+}
+
+/// A finished game in words that read one way: both engines with their colours, then the
+/// winner by name and colour, then how the game ended.
+pub fn progress_line(record: &game::GameRecord) -> String {
+    let (winner, colour) = match record.winner_color() {
+        crate::Color::Black => (&record.black, "Black"),
+        crate::Color::White => (&record.white, "White"),
+    };
+    format!(
+        "{} (Black) vs {} (White): {winner} wins as {colour}, {}",
+        record.black, record.white, record.termination
+    )
+}
+
+/// The last position of a recorded game, drawn, with its position string.
+pub fn final_board(record: &game::GameRecord) -> Option<String> {
+    let opening = record.opening_rule.parse().ok()?;
+    let capture = record.capture.parse().ok()?;
+    let mut position = crate::Position::from_fen(&record.start, opening, capture).ok()?;
+    for text in &record.moves {
+        position.play(text.parse().ok()?).ok()?;
+    }
+    Some(format!("{}{}", position.pretty(), position.fen()))
 }
 
 /// Why a tournament could not run or go on.
@@ -159,6 +185,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     let stop = Arc::new(AtomicBool::new(false));
     let rules = config.game_rules.rules;
     let mut ending = Ending::Complete;
+    let mut last_record = None;
     std::thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..config.concurrency.max(1) {
             let (jobs, result_sender, stop) = (jobs.clone(), result_sender.clone(), stop.clone());
@@ -223,15 +250,8 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             }
             standings.add(&schedule, &record);
             finished += 1;
-            let score = if record.winner_color() == crate::Color::Black {
-                "1-0"
-            } else {
-                "0-1"
-            };
-            println!(
-                "{finished}/{total}  {} vs {}  {score}  {}",
-                record.black, record.white, record.termination
-            );
+            last_record = Some(record.clone());
+            println!("{finished}/{total}  {}", progress_line(&record));
             if let Some(sprt) = &config.sprt
                 && sprt.verdict(standings.pairs[0].llr(sprt)) != Verdict::Continue
                 && ending == Ending::Complete
@@ -253,5 +273,12 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
         Ending::Complete => println!("\nFinished {finished} games."),
     }
     print!("{}", standings.table(&schedule, config.sprt.as_ref()));
+    if config.show_last_board
+        && let Some(record) = last_record
+        && let Some(board) = final_board(&record)
+    {
+        println!("\nThe final position of game {}:", record.id);
+        println!("{}\n{}", progress_line(&record), board);
+    }
     Ok(ending)
 }

@@ -86,14 +86,7 @@ impl Standings {
             let pairs = &self.pairs[p];
             text += &format!("{} vs {}: {}", self.names[a], self.names[b], pairs);
             match pairs.estimate() {
-                Some(e) => {
-                    text += &format!(
-                        ", Elo {:+.1} +/- {:.1} (95%), LOS {:.1}%\n",
-                        e.elo,
-                        e.error,
-                        100.0 * e.los
-                    )
-                }
+                Some(e) => text += &format!(", {e}, LOS {:.1}%\n", 100.0 * e.los),
                 None => text += ", no complete pair yet\n",
             }
             if let Some(sprt) = sprt {

@@ -17,7 +17,8 @@ pub struct Pairs {
 /// The logistic Elo difference of a score fraction.
 pub fn elo(score: f64) -> f64 {
     let score = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / score - 1.0).log10()
+    // Adding 0 turns the -0 of an even score into 0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score fraction at an Elo difference.
@@ -46,15 +47,50 @@ fn erfc(x: f64) -> f64 {
     if x >= 0.0 { r } else { 2.0 - r }
 }
 
-/// Elo with a 95% interval and the likelihood of superiority.
+/// Elo with a 95% interval and the likelihood of superiority. A one-sided score (every pair
+/// won) has an infinite estimate and an interval open on that side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
-    /// The Elo difference.
+    /// The Elo difference (infinite when every game was won, or lost).
     pub elo: f64,
-    /// Half the width of the 95% interval.
-    pub error: f64,
+    /// The lower end of the 95% interval (may be minus infinity).
+    pub low: f64,
+    /// The upper end of the 95% interval (may be infinity).
+    pub high: f64,
     /// Likelihood of superiority, 0..1.
     pub los: f64,
+}
+
+/// The Elo of a score fraction, infinite at 0 and 1 rather than clamped.
+fn open_elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        elo(score)
+    }
+}
+
+impl fmt::Display for Estimate {
+    /// `Elo +35.2 +/- 40.1 (95%)` when the interval is finite; else the interval itself,
+    /// `Elo +inf (95%: +120.4 to +inf)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.low.is_finite() && self.high.is_finite() {
+            write!(
+                f,
+                "Elo {:+.1} +/- {:.1} (95%)",
+                self.elo,
+                (self.high - self.low) / 2.0
+            )
+        } else {
+            write!(
+                f,
+                "Elo {:+.1} (95%: {:+.1} to {:+.1})",
+                self.elo, self.low, self.high
+            )
+        }
+    }
 }
 
 /// The SPRT's hypotheses and error rates.
@@ -178,24 +214,18 @@ impl Pairs {
         Some((mean, variance))
     }
 
-    /// The Elo estimate, or `None` before the first pair.
+    /// The Elo estimate, or `None` before the first pair. The error bars take the variance
+    /// with half a pair added to each outcome, so that a handful of pairs that all went one
+    /// way (no variance seen) still gets the wide interval it deserves, not `+/- 0`.
     pub fn estimate(&self) -> Option<Estimate> {
-        let (mean, variance) = self.moments(0.0)?;
+        let (mean, _) = self.moments(0.0)?;
+        let (_, variance) = self.moments(0.5)?;
         let error_of_mean = (variance / self.count() as f64).sqrt();
-        let los = if error_of_mean > 0.0 {
-            normal_cdf((mean - 0.5) / error_of_mean)
-        } else if mean > 0.5 {
-            1.0
-        } else if mean < 0.5 {
-            0.0
-        } else {
-            0.5
-        };
-        let low = elo(mean - 1.959_964 * error_of_mean);
-        let high = elo(mean + 1.959_964 * error_of_mean);
+        let los = normal_cdf((mean - 0.5) / error_of_mean);
         Some(Estimate {
-            elo: elo(mean),
-            error: (high - low) / 2.0,
+            elo: open_elo(mean),
+            low: open_elo(mean - 1.959_964 * error_of_mean),
+            high: open_elo(mean + 1.959_964 * error_of_mean),
             los,
         })
     }
@@ -239,7 +269,39 @@ mod tests {
         let estimate = pairs.estimate().unwrap();
         assert!(estimate.elo.abs() < 1e-9);
         assert!((estimate.los - 0.5).abs() < 1e-6);
-        assert!(estimate.error > 0.0);
+        assert!(estimate.low < -10.0 && estimate.high > 10.0);
+        assert!((estimate.low + estimate.high).abs() < 1e-6, "symmetric");
+    }
+
+    #[test]
+    fn few_one_sided_pairs_get_an_honest_interval() {
+        let one_split = Pairs {
+            split: 1,
+            ..Pairs::default()
+        };
+        let estimate = one_split.estimate().unwrap();
+        assert_eq!(estimate.elo, 0.0);
+        assert!(estimate.high > 300.0, "one pair proves little: {estimate}");
+        assert!(!estimate.to_string().contains("+/- 0.0"), "{estimate}");
+        let sweep = Pairs {
+            won_both: 3,
+            ..Pairs::default()
+        };
+        let estimate = sweep.estimate().unwrap();
+        assert_eq!(estimate.elo, f64::INFINITY);
+        assert!(estimate.low.is_finite() && estimate.low > 0.0);
+        assert!(estimate.los > 0.9 && estimate.los < 1.0);
+        assert!(
+            estimate.to_string().starts_with("Elo +inf (95%: +"),
+            "{estimate}"
+        );
+        let many = Pairs {
+            lost_both: 200,
+            split: 600,
+            won_both: 260,
+        };
+        let estimate = many.estimate().unwrap();
+        assert!(estimate.to_string().contains(" +/- "), "{estimate}");
     }
 
     #[test]

@@ -22,8 +22,9 @@ use std::time::Duration;
     after_help = "Games come in colour-swapped pairs: each opening is played once with each engine as Black. \
 Konane has no draws, so a pair scores 0, 1 or 2 points: Elo, error bars, LOS and the SPRT are computed \
 from the pairs (the pentanomial model of fastchess, here with three outcomes), which accounts for the \
-opening's bias. In the progress lines the first engine named is Black and the score is from its side \
-(1-0: Black won); PGN Result tags follow the PGN convention instead (1-0: White won).\n\n\
+opening's bias. Each progress line names both engines with their colours, then the winner by name and \
+colour (\"new (Black) vs old (White): old wins as White, normal\"); the PGN keeps the PGN convention \
+(its White and Black tags name the engines, Result 1-0 means White won).\n\n\
 With no --engine, plays a short demo match of konane-engine (found next to this program) against itself."
 )]
 struct Cli {
@@ -39,9 +40,9 @@ struct Cli {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: u64,
-    /// Seed for --random-plies.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed for --random-plies [default: 1; the demo draws one from the clock].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Time control BASE+INC in seconds, e.g. 10+0.1 (the default when no other limit is given).
     #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
     tc: Option<(Duration, Duration)>,
@@ -123,7 +124,10 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
             increment: Duration::from_millis(100),
         },
     };
-    if engines.is_empty() {
+    let demo = engines.is_empty();
+    let mut seed = cli.seed.unwrap_or(1);
+    let mut random_plies = cli.random_plies;
+    if demo {
         let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
         let engine = here.with_file_name("konane-engine");
         if !engine.exists() {
@@ -142,7 +146,18 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
             };
         }
         games = games.min(4);
-        println!("Demo: konane-engine against itself, {games} games");
+        // Varied openings, different on every run unless a seed is given.
+        if cli.openings.is_none() && random_plies.is_none() {
+            random_plies = Some(4);
+        }
+        seed = cli.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_secs() % 1_000_000)
+        });
+        println!(
+            "Demo: konane-engine against itself, {games} games from random openings (--seed {seed})"
+        );
     }
     if engines.len() < 2 {
         return Err("give at least two --engine (or none, for the demo match)".to_string());
@@ -151,7 +166,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_string());
     }
-    let openings = match (&cli.openings, cli.random_plies) {
+    let openings = match (&cli.openings, random_plies) {
         (Some(path), _) => OpeningSource::List(read_openings(path, rules)?),
         (None, Some(plies)) => OpeningSource::RandomPlies(plies),
         (None, None) => OpeningSource::Start,
@@ -165,7 +180,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         format: cli.format,
         games: games as usize,
         concurrency: cli.concurrency as usize,
-        seed: cli.seed,
+        seed,
         game_rules: GameRules {
             rules,
             time_control,
@@ -181,6 +196,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         resume: cli.resume,
         sprt,
         log,
+        show_last_board: demo,
     })
 }
 
