@@ -1,6 +1,7 @@
 //! The tournament arbiter: schedules colour-swapped game pairs between engine processes,
 //! plays them on worker threads, and writes every finished game at once.
 
+pub mod check;
 pub mod game;
 pub mod log;
 pub mod openings;

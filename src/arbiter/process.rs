@@ -182,6 +182,19 @@ impl EngineProcess {
             .map_err(|_| ReadError::Closed)
     }
 
+    /// Sends raw bytes followed by a line end: for probing an engine with text that is not
+    /// UTF-8. The log shows them as escaped text.
+    pub fn send_bytes(&mut self, bytes: &[u8]) -> Result<(), ReadError> {
+        self.log
+            .line(&self.name, '<', &bytes.escape_ascii().to_string());
+        let stdin = self.stdin.as_mut().ok_or(ReadError::Closed)?;
+        stdin
+            .write_all(bytes)
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|_| ReadError::Closed)
+    }
+
     /// The next line, waiting until `deadline` at the latest, with the moment it arrived.
     pub fn read_line(&mut self, deadline: Instant) -> Result<(String, Instant), ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());

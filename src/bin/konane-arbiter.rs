@@ -1,6 +1,7 @@
 //! `konane-arbiter`: matches and tournaments between Konane engines, every move checked.
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use konane::arbiter::check::{self, CheckSettings, Outcome};
 use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::{OpeningSource, read_openings};
@@ -27,7 +28,10 @@ colour (\"new (Black) vs old (White): old wins as White, normal\"); the PGN keep
 (its White and Black tags name the engines, Result 1-0 means White won).\n\n\
 With no --engine, plays a short demo match of konane-engine (found next to this program) against itself."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
     /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]. Give it twice for a match, more for a tournament.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
@@ -84,6 +88,90 @@ struct Cli {
     /// Log every line sent to (<) and received from (>) every engine, and what it writes on stderr (!), with timestamps.
     #[arg(long)]
     log: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Tool {
+    /// Check one engine against the protocol: one PASS/FAIL/SKIP line per check, with evidence.
+    #[command(
+        after_help = "Checks: handshake and announced options, isready (also during a search), new game, \
+position startpos/fen with moves, legal bestmoves over random positions of every size and rule the engine \
+announces (Width, Height, Opening, Capture options; 8x8 default rules when it announces none), bestmove 0000 \
+when there is no move, go movetime kept, a clock respected, stop in go infinite, the UGI queries, bad input \
+(a line that is not UTF-8 among it), output that is protocol, and quit.\n\n\
+Exit code 0 when no check failed, 1 when one did, 2 for bad arguments."
+    )]
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Fewer random positions (20 instead of 200), shorter movetime, one clock.
+    #[arg(long)]
+    quick: bool,
+    /// Seconds the engine may take for a handshake, an isready, or a go beyond its own limit.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    timeout: u64,
+    /// Milliseconds a move may come after its movetime or clock before it fails.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+/// The words of each `--engine`, one group per occurrence.
+fn engine_groups(matches: &ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
+fn open_log(path: &Option<PathBuf>) -> Result<Log, String> {
+    match path {
+        Some(path) => Log::create(path).map_err(|e| format!("--log {}: {e}", path.display())),
+        None => Ok(Log::default()),
+    }
+}
+
+fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String> {
+    let [words] = groups else {
+        return Err("check takes exactly one --engine".to_string());
+    };
+    let spec = EngineSpec::parse(words)?;
+    let settings = CheckSettings {
+        quick: args.quick,
+        timeout: Duration::from_secs(args.timeout),
+        margin: Duration::from_millis(args.timemargin),
+        seed: args.seed,
+        log: open_log(&args.log)?,
+    };
+    println!(
+        "Checking engine '{}' ({}) over {}",
+        spec.launch.name,
+        spec.command_line(),
+        spec.protocol
+    );
+    let results = check::run(&spec, &settings, |result| println!("{result}"));
+    let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
+    let failed = count(Outcome::Fail);
+    println!(
+        "{} checks passed, {failed} failed, {} skipped",
+        count(Outcome::Pass),
+        count(Outcome::Skip)
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
@@ -171,10 +259,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         (None, Some(plies)) => OpeningSource::RandomPlies(plies),
         (None, None) => OpeningSource::Start,
     };
-    let log = match &cli.log {
-        Some(path) => Log::create(path).map_err(|e| format!("--log {}: {e}", path.display()))?,
-        None => Log::default(),
-    };
+    let log = open_log(&cli.log)?;
     Ok(Config {
         engines,
         format: cli.format,
@@ -202,12 +287,19 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    // Each --engine's words stay together: one group per occurrence.
-    let groups = matches
-        .get_occurrences::<String>("engine")
-        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
-        .unwrap_or_default();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some(tool) = cli.tool.take() {
+        let (name, sub) = matches.subcommand().expect("a subcommand was given");
+        let groups = engine_groups(sub);
+        let outcome = match tool {
+            Tool::Check(args) => run_check(args, &groups),
+        };
+        return outcome.unwrap_or_else(|error| {
+            eprintln!("error: {name}: {error}");
+            ExitCode::from(2)
+        });
+    }
+    let groups = engine_groups(&matches);
     let config = match config(cli, groups) {
         Ok(config) => config,
         Err(error) => {
