@@ -153,7 +153,7 @@ impl Seat {
     }
 
     /// The running engine, started and ready for a new game.
-    fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
+    pub fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
         if self.process.is_none() {
             let mut process = EngineProcess::start(&self.launch, self.log.clone())
                 .map_err(|_| Termination::Crash)?;
@@ -272,80 +272,141 @@ pub fn play(
             return Some(record(color.opponent(), termination, moves, Vec::new()));
         }
     }
-    let (base, increment) = match game_rules.time_control {
-        TimeControl::Clock { base, increment } => (base, increment),
-        _ => (Duration::ZERO, Duration::ZERO),
-    };
-    let mut clocks = [base, base];
+    let mut clocks = Clocks::new(game_rules.time_control);
     let mut times = Vec::new();
     loop {
         if let Some(winner) = position.winner() {
             return Some(record(winner, Termination::Normal, moves, times));
         }
         let side = position.side_to_move();
-        let index = if side == Color::Black { 0 } else { 1 };
-        let seat = &mut *seats[index];
-        let ugi = seat.protocol == "ugi";
-        let process = seat.process.as_mut().expect("ready before the game");
-        let go = go_command(game_rules.time_control, clocks, ugi);
-        let sent = process
-            .send(&position_command(opening, &moves))
-            .and_then(|_| process.send(&go));
-        let asked_at = Instant::now();
-        let allowance = match game_rules.time_control {
-            TimeControl::Clock { .. } => clocks[index] + deadlines.time_margin,
-            TimeControl::MoveTime(time) => time + deadlines.time_margin,
-            TimeControl::Depth(_) | TimeControl::Nodes(_) => deadlines.stall,
-        };
-        let answer = sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop));
-        let (line, at) = match answer {
-            Ok(answer) => answer,
-            Err(_) if stop.load(Ordering::SeqCst) => return None,
-            Err(error) => {
-                seat.discard();
-                let termination = match (error, game_rules.time_control) {
-                    (ReadError::Closed, _) => Termination::Crash,
-                    (ReadError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
-                        Termination::TimeForfeit
-                    }
-                    (ReadError::Timeout, _) => Termination::Stall,
-                };
+        let seat = &mut *seats[if side == Color::Black { 0 } else { 1 }];
+        match ask(
+            seat,
+            &position,
+            opening,
+            &moves,
+            game_rules,
+            &mut clocks,
+            stop,
+        ) {
+            Asked::Move(mv, took) => {
+                times.push(took.as_millis() as u64);
+                position.play_unchecked(mv);
+                moves.push(mv.to_string());
+            }
+            Asked::Lost(termination, took) => {
+                times.extend(took.map(|t| t.as_millis() as u64));
                 return Some(record(side.opponent(), termination, moves, times));
             }
-        };
-        let elapsed = at.saturating_duration_since(asked_at);
-        times.push(elapsed.as_millis() as u64);
-        if let TimeControl::Clock { .. } = game_rules.time_control {
-            if elapsed > clocks[index] + deadlines.time_margin {
-                seat.discard();
-                return Some(record(
-                    side.opponent(),
-                    Termination::TimeForfeit,
-                    moves,
-                    times,
-                ));
-            }
-            clocks[index] = clocks[index].saturating_sub(elapsed) + increment;
+            Asked::Stopped => return None,
         }
-        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
-        let legal = text
-            .parse::<Move>()
-            .ok()
-            .filter(|&mv| position.play(mv).is_ok());
-        if legal.is_none() {
+    }
+}
+
+/// Both players' clocks, Black's first (unused without a clock time control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// The time left.
+    pub left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clocks {
+    /// Full clocks for `time_control`.
+    pub fn new(time_control: TimeControl) -> Clocks {
+        let (base, increment) = match time_control {
+            TimeControl::Clock { base, increment } => (base, increment),
+            _ => (Duration::ZERO, Duration::ZERO),
+        };
+        Clocks {
+            left: [base, base],
+            increment,
+        }
+    }
+}
+
+/// What came of asking an engine for a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// A legal move, and how long it took.
+    Move(Move, Duration),
+    /// The engine lost by this (and took this long, when it answered at all).
+    Lost(Termination, Option<Duration>),
+    /// The tournament is stopping.
+    Stopped,
+}
+
+/// Asks the engine in `seat` for its move in `position` (the game so far being `opening`
+/// then `moves`), under `game_rules`' time control and deadlines; `clocks` are charged. The
+/// move is checked: whatever the engine does, the answer is a legal move or a lost game.
+pub fn ask(
+    seat: &mut Seat,
+    position: &Position,
+    opening: &Opening,
+    moves: &[String],
+    game_rules: &GameRules,
+    clocks: &mut Clocks,
+    stop: &AtomicBool,
+) -> Asked {
+    let deadlines = &game_rules.deadlines;
+    let index = if position.side_to_move() == Color::Black {
+        0
+    } else {
+        1
+    };
+    let ugi = seat.protocol == "ugi";
+    let Some(process) = seat.process.as_mut() else {
+        return Asked::Lost(Termination::Crash, None);
+    };
+    let go = go_command(game_rules.time_control, clocks.left, ugi);
+    let sent = process
+        .send(&position_command(opening, moves))
+        .and_then(|_| process.send(&go));
+    let asked_at = Instant::now();
+    let allowance = match game_rules.time_control {
+        TimeControl::Clock { .. } => clocks.left[index] + deadlines.time_margin,
+        TimeControl::MoveTime(time) => time + deadlines.time_margin,
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => deadlines.stall,
+    };
+    let answer = sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop));
+    let (line, at) = match answer {
+        Ok(answer) => answer,
+        Err(_) if stop.load(Ordering::SeqCst) => return Asked::Stopped,
+        Err(error) => {
+            seat.discard();
+            let termination = match (error, game_rules.time_control) {
+                (ReadError::Closed, _) => Termination::Crash,
+                (ReadError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
+                    Termination::TimeForfeit
+                }
+                (ReadError::Timeout, _) => Termination::Stall,
+            };
+            return Asked::Lost(termination, None);
+        }
+    };
+    let elapsed = at.saturating_duration_since(asked_at);
+    if let TimeControl::Clock { .. } = game_rules.time_control {
+        if elapsed > clocks.left[index] + deadlines.time_margin {
+            seat.discard();
+            return Asked::Lost(Termination::TimeForfeit, Some(elapsed));
+        }
+        clocks.left[index] = clocks.left[index].saturating_sub(elapsed) + clocks.increment;
+    }
+    let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    let legal = text.parse::<Move>().ok().filter(|&mv| {
+        let mut after = *position;
+        after.play(mv).is_ok()
+    });
+    match legal {
+        Some(mv) => Asked::Move(mv, elapsed),
+        None => {
             let shown: String = if text.is_empty() {
                 "(none)".to_string()
             } else {
                 text.chars().take(40).collect()
             };
-            return Some(record(
-                side.opponent(),
-                Termination::IllegalMove(shown),
-                moves,
-                times,
-            ));
+            Asked::Lost(Termination::IllegalMove(shown), Some(elapsed))
         }
-        moves.push(text);
     }
 }
 

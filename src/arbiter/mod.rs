@@ -6,6 +6,7 @@ pub mod game;
 pub mod log;
 pub mod openings;
 pub mod pgn;
+pub mod play;
 pub mod preflight;
 pub mod process;
 pub mod results;

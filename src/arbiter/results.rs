@@ -47,3 +47,8 @@ pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// How many games a results file holds (0 when it does not exist yet).
+pub fn count_records(path: &Path) -> Result<usize, String> {
+    Ok(read_results(path)?.len())
+}

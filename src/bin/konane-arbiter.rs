@@ -5,6 +5,8 @@ use konane::arbiter::check::{self, CheckSettings, Outcome};
 use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::{OpeningSource, read_openings};
+use konane::arbiter::play::{self, PlaySettings};
+use konane::arbiter::preflight;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
@@ -102,6 +104,131 @@ when there is no move, go movetime kept, a clock respected, stop in go infinite,
 Exit code 0 when no check failed, 1 when one did, 2 for bad arguments."
     )]
     Check(CheckArgs),
+    /// Play an engine yourself in the terminal: type moves, `moves`, `undo`, `quit`.
+    #[command(
+        after_help = "The board is drawn after every move, the squares of the last move in brackets. \
+A wrong or illegal move gets the reason and a new prompt, never a forfeit. You have no clock; the engine \
+keeps its time control and loses by it, or by a crash or an illegal move, like in a match. A finished game \
+is appended to --pgn and --results; a game left with quit is not recorded."
+    )]
+    Play(PlayArgs),
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Your colour (Black moves first).
+    #[arg(long, default_value = "black", value_parser = parse_colour)]
+    human: konane::Color,
+    /// Your name in the PGN and results.
+    #[arg(long, default_value = "human")]
+    name: String,
+    /// The engine's time control BASE+INC in seconds [default: 10+0.1].
+    #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
+    tc: Option<(Duration, Duration)>,
+    /// The engine's milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// The engine's fixed search depth.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=120))]
+    depth: Option<u32>,
+    /// The engine's fixed node count per move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Grace in milliseconds beyond the engine's clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Append the finished game as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Append the finished game as a JSON line to this file.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+fn parse_colour(text: &str) -> Result<konane::Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(konane::Color::Black),
+        "white" | "w" => Ok(konane::Color::White),
+        _ => Err(format!("'{text}' is not a colour: black or white")),
+    }
+}
+
+/// The time control the flags name, or `default` when none is given.
+fn time_control(
+    tc: Option<(Duration, Duration)>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+) -> Option<TimeControl> {
+    match (tc, movetime, depth, nodes) {
+        (Some((base, increment)), ..) => Some(TimeControl::Clock { base, increment }),
+        (_, Some(ms), ..) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
+        (_, _, Some(depth), _) => Some(TimeControl::Depth(depth)),
+        (_, _, _, Some(nodes)) => Some(TimeControl::Nodes(nodes)),
+        _ => None,
+    }
+}
+
+fn run_play(
+    args: PlayArgs,
+    groups: &[Vec<String>],
+    interrupted: &AtomicBool,
+) -> Result<ExitCode, String> {
+    let [words] = groups else {
+        return Err("play takes exactly one --engine".to_string());
+    };
+    let engine = EngineSpec::parse(words)?;
+    let rules = args.rules.rules();
+    rules.check_opening().map_err(|e| e.to_string())?;
+    let log = open_log(&args.log)?;
+    let deadlines = Deadlines {
+        time_margin: Duration::from_millis(args.timemargin),
+        stall: Duration::from_secs(60),
+        startup: Duration::from_secs(30),
+    };
+    preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log)?;
+    let settings = PlaySettings {
+        engine,
+        human: args.human,
+        human_name: args.name,
+        game_rules: GameRules {
+            rules,
+            time_control: time_control(args.tc, args.movetime, args.depth, args.nodes).unwrap_or(
+                TimeControl::Clock {
+                    base: Duration::from_secs(10),
+                    increment: Duration::from_millis(100),
+                },
+            ),
+            deadlines,
+        },
+        pgn: args.pgn,
+        results: args.results,
+        log,
+    };
+    let (sender, lines) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = std::io::stdout();
+    play::play(&settings, &lines, &mut out, interrupted)?;
+    Ok(if interrupted.load(Ordering::SeqCst) {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 #[derive(Args)]
@@ -202,16 +329,11 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         .map(|words| EngineSpec::parse(words))
         .collect::<Result<_, _>>()?;
     let mut games = cli.games;
-    let mut time_control = match (cli.tc, cli.movetime, cli.depth, cli.nodes) {
-        (Some((base, increment)), ..) => TimeControl::Clock { base, increment },
-        (_, Some(ms), ..) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (_, _, Some(depth), _) => TimeControl::Depth(depth),
-        (_, _, _, Some(nodes)) => TimeControl::Nodes(nodes),
-        _ => TimeControl::Clock {
+    let mut time_control =
+        time_control(cli.tc, cli.movetime, cli.depth, cli.nodes).unwrap_or(TimeControl::Clock {
             base: Duration::from_secs(10),
             increment: Duration::from_millis(100),
-        },
-    };
+        });
     let demo = engines.is_empty();
     let mut seed = cli.seed.unwrap_or(1);
     let mut random_plies = cli.random_plies;
@@ -288,11 +410,17 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: cannot catch Ctrl-C: {error}");
+    }
     if let Some(tool) = cli.tool.take() {
         let (name, sub) = matches.subcommand().expect("a subcommand was given");
         let groups = engine_groups(sub);
         let outcome = match tool {
             Tool::Check(args) => run_check(args, &groups),
+            Tool::Play(args) => run_play(args, &groups, &interrupted),
         };
         return outcome.unwrap_or_else(|error| {
             eprintln!("error: {name}: {error}");
@@ -307,11 +435,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = interrupted.clone();
-    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        eprintln!("warning: cannot catch Ctrl-C: {error}");
-    }
     match arbiter::run(config, interrupted) {
         Ok(Ending::Interrupted) => ExitCode::from(130),
         Ok(_) => ExitCode::SUCCESS,

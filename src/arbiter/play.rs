@@ -1,0 +1,347 @@
+//! `konane-arbiter play`: a person against an engine in the terminal. The arbiter referees
+//! both sides: the person's moves are checked with a reason given for every refusal (never a
+//! forfeit), the engine keeps its time control, and the finished game is recorded like any
+//! other.
+
+use crate::arbiter::game::{
+    self, Asked, Clocks, GameRecord, GameRules, Opening, Seat, Termination,
+};
+use crate::arbiter::log::Log;
+use crate::arbiter::pgn::pgn;
+use crate::arbiter::results::{append, count_records};
+use crate::arbiter::spec::EngineSpec;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::square::{Color, Square};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Everything a game against a person needs.
+pub struct PlaySettings {
+    /// The engine.
+    pub engine: EngineSpec,
+    /// The person's colour.
+    pub human: Color,
+    /// The person's name in the records.
+    pub human_name: String,
+    /// Board, rules, the engine's time control, deadlines.
+    pub game_rules: GameRules,
+    /// `--pgn`.
+    pub pgn: Option<PathBuf>,
+    /// `--results`.
+    pub results: Option<PathBuf>,
+    /// `--log`.
+    pub log: Log,
+}
+
+/// What the person typed, as far as the game is concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Typed {
+    Move(Move),
+    ListMoves,
+    Undo,
+    Quit,
+    Help,
+    Nothing,
+}
+
+/// Reads one typed line; the error says what is wrong with it.
+fn read_typed(line: &str) -> Result<Typed, String> {
+    let text = line.trim();
+    Ok(match text.to_ascii_lowercase().as_str() {
+        "" => Typed::Nothing,
+        "moves" => Typed::ListMoves,
+        "undo" => Typed::Undo,
+        "quit" | "exit" => Typed::Quit,
+        "help" | "?" => Typed::Help,
+        _ => Typed::Move(
+            text.parse()
+                .map_err(|e| format!("'{text}' is not a move: {e}"))?,
+        ),
+    })
+}
+
+const HELP: &str = "Type a move in the protocol's notation (d5 to remove a stone, f5d5 to jump, \
+f5b5 for a double jump), 'moves' for the legal moves, 'undo' to take back your last move and \
+the engine's reply, 'quit' to leave.";
+
+/// The board drawn for a person: rank numbers, file letters, and the squares the last move
+/// touched in brackets (where it started, what it jumped, where it landed).
+pub fn draw(position: &Position, last: Option<Move>) -> String {
+    let touched = last.map_or(Vec::new(), touched_squares);
+    let diagram = position.diagram();
+    let mut text = String::new();
+    for rank in (0..diagram.height).rev() {
+        text += &format!("{:>3} ", rank + 1);
+        for file in 0..diagram.width {
+            let mark = match diagram.squares[rank * diagram.width + file] {
+                Some(color) => color.letter(),
+                None => '.',
+            };
+            let here = Square::new(file as u8, rank as u8);
+            if here.is_some_and(|square| touched.contains(&square)) {
+                text += &format!("[{mark}]");
+            } else {
+                text += &format!(" {mark} ");
+            }
+        }
+        text.push('\n');
+    }
+    text += "    ";
+    for file in 0..diagram.width {
+        text += &format!(" {} ", char::from(b'a' + file as u8));
+    }
+    text.push('\n');
+    text
+}
+
+/// The squares a move touches: its start, then each jumped square and landing square.
+fn touched_squares(mv: Move) -> Vec<Square> {
+    let mut squares = vec![mv.from()];
+    let mut at = mv.from();
+    for direction in mv.directions() {
+        for _ in 0..2 {
+            match at.offset(direction, 1) {
+                Some(next) => {
+                    squares.push(next);
+                    at = next;
+                }
+                None => return squares,
+            }
+        }
+    }
+    squares
+}
+
+/// The state of the game that `undo` goes back to.
+#[derive(Clone)]
+struct Snapshot {
+    position: Position,
+    moves: usize,
+    clocks: Clocks,
+}
+
+/// Plays one game between the person (typing `input` lines, `None` at the end of input) and
+/// the engine, writing to `out`. Returns the finished game (already written to the results and
+/// PGN files), or `None` when the person left or the run was interrupted.
+pub fn play(
+    settings: &PlaySettings,
+    input: &Receiver<String>,
+    out: &mut impl Write,
+    interrupted: &AtomicBool,
+) -> Result<Option<GameRecord>, String> {
+    let rules = settings.game_rules.rules;
+    let mut position = Position::start(rules).map_err(|e| e.to_string())?;
+    let start = position.fen();
+    let opening = Opening {
+        fen: None,
+        moves: Vec::new(),
+    };
+    let spec = &settings.engine;
+    let mut seat = Seat::new(
+        spec.launch.clone(),
+        spec.protocol.clone(),
+        spec.options_for(rules),
+        settings.log.clone(),
+    );
+    if let Err(termination) = seat.ready(&settings.game_rules.deadlines) {
+        return Err(format!(
+            "engine '{}' could not be made ready: {}",
+            spec.launch.name,
+            termination.text()
+        ));
+    }
+    let engine_name = spec.launch.name.clone();
+    let names = match settings.human {
+        Color::Black => [settings.human_name.clone(), engine_name.clone()],
+        Color::White => [engine_name.clone(), settings.human_name.clone()],
+    };
+    let say = |out: &mut dyn Write, text: &str| {
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    };
+    say(
+        out,
+        &format!(
+            "{} (Black) against {} (White), {}. {HELP}",
+            names[0], names[1], rules
+        ),
+    );
+    let mut moves: Vec<String> = Vec::new();
+    let mut times: Vec<u64> = Vec::new();
+    let mut last: Option<Move> = None;
+    let mut clocks = Clocks::new(settings.game_rules.time_control);
+    let mut history: Vec<Snapshot> = Vec::new();
+    let stop = AtomicBool::new(false);
+    let (winner, termination) = loop {
+        say(out, &format!("\n{}", draw(&position, last)));
+        if let Some(winner) = position.winner() {
+            break (winner, Termination::Normal);
+        }
+        let side = position.side_to_move();
+        if side != settings.human {
+            say(out, &format!("{engine_name} ({side}) is thinking..."));
+            let asked = game::ask(
+                &mut seat,
+                &position,
+                &opening,
+                &moves,
+                &settings.game_rules,
+                &mut clocks,
+                &stop,
+            );
+            match asked {
+                Asked::Move(mv, took) => {
+                    say(
+                        out,
+                        &format!("{engine_name} plays {mv} ({} ms)", took.as_millis()),
+                    );
+                    times.push(took.as_millis() as u64);
+                    position.play_unchecked(mv);
+                    moves.push(mv.to_string());
+                    last = Some(mv);
+                }
+                Asked::Lost(termination, _) => break (side.opponent(), termination),
+                Asked::Stopped => return Ok(None),
+            }
+            continue;
+        }
+        let asked_at = Instant::now();
+        let typed = loop {
+            let _ = write!(out, "{} ({side}) to move> ", settings.human_name);
+            let _ = out.flush();
+            let line = match next_line(input, interrupted) {
+                Some(line) => line,
+                None => break Typed::Quit,
+            };
+            match read_typed(&line) {
+                Ok(Typed::Move(mv)) => {
+                    let mut after = position;
+                    match after.play(mv) {
+                        Ok(()) => break Typed::Move(mv),
+                        Err(why) => say(out, &format!("{mv} is not legal here: {why}")),
+                    }
+                }
+                Ok(Typed::ListMoves) => {
+                    let legal: Vec<String> = position
+                        .legal_moves()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
+                    say(out, &format!("Legal moves: {}", legal.join(" ")));
+                }
+                Ok(Typed::Help) => say(out, HELP),
+                Ok(Typed::Nothing) => {}
+                Ok(other) => break other,
+                Err(why) => say(out, &why),
+            }
+        };
+        match typed {
+            Typed::Move(mv) => {
+                history.push(Snapshot {
+                    position,
+                    moves: moves.len(),
+                    clocks,
+                });
+                times.push(asked_at.elapsed().as_millis() as u64);
+                position.play_unchecked(mv);
+                moves.push(mv.to_string());
+                last = Some(mv);
+            }
+            Typed::Undo => match history.pop() {
+                Some(snapshot) => {
+                    position = snapshot.position;
+                    moves.truncate(snapshot.moves);
+                    times.truncate(snapshot.moves);
+                    clocks = snapshot.clocks;
+                    last = moves.last().and_then(|text| text.parse().ok());
+                    say(out, "Took back your last move and the reply.");
+                }
+                None => say(out, "Nothing to undo: you have not moved yet."),
+            },
+            _ => {
+                say(out, "You left the game; it is not recorded.");
+                seat.shut_down();
+                return Ok(None);
+            }
+        }
+    };
+    seat.shut_down();
+    let id = match &settings.results {
+        Some(path) => count_records(path)? + 1,
+        None => 1,
+    };
+    let record = GameRecord {
+        id,
+        black: names[0].clone(),
+        white: names[1].clone(),
+        winner: winner.name().to_string(),
+        termination: termination.text(),
+        start,
+        moves,
+        opening_plies: 0,
+        move_times_ms: times,
+        board: format!("{}x{}", rules.width(), rules.height()),
+        opening_rule: rules.opening.to_string(),
+        capture: rules.capture.to_string(),
+    };
+    let winner_name = &names[if winner == Color::Black { 0 } else { 1 }];
+    let how = match &termination {
+        Termination::Normal => format!("{} has no move", winner.opponent()),
+        other => format!("{engine_name} lost by {}", other.text()),
+    };
+    say(
+        out,
+        &format!("Game over: {winner_name} ({winner}) wins; {how}."),
+    );
+    let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
+    append(&settings.results, &(json + "\n"))?;
+    append(
+        &settings.pgn,
+        &pgn(&record, record.id, "konane-arbiter play"),
+    )?;
+    Ok(Some(record))
+}
+
+/// The next line the person typed; `None` at the end of input or on Ctrl-C.
+fn next_line(input: &Receiver<String>, interrupted: &AtomicBool) -> Option<String> {
+    loop {
+        if interrupted.load(Ordering::SeqCst) {
+            return None;
+        }
+        match input.recv_timeout(Duration::from_millis(100)) {
+            Ok(line) => return Some(line),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_lines_are_read_or_refused_with_a_reason() {
+        assert_eq!(read_typed(" moves "), Ok(Typed::ListMoves));
+        assert_eq!(read_typed("UNDO"), Ok(Typed::Undo));
+        assert_eq!(read_typed("d5"), Ok(Typed::Move("d5".parse().unwrap())));
+        let error = read_typed("f5z").unwrap_err();
+        assert!(error.starts_with("'f5z' is not a move: "), "{error}");
+    }
+
+    #[test]
+    fn the_last_move_is_marked() {
+        let mut position = Position::start(crate::Rules::default()).unwrap();
+        for text in ["d5", "c5", "f5d5"] {
+            let mv: Move = text.parse().unwrap();
+            position.play(mv).unwrap();
+        }
+        let drawn = draw(&position, Some("f5d5".parse().unwrap()));
+        let rank5 = drawn.lines().nth(3).unwrap();
+        assert_eq!(rank5, "  5  b  w  . [b][.][.] w  b ");
+    }
+}
