@@ -342,6 +342,6 @@ mod tests {
         }
         let drawn = draw(&position, Some("f5d5".parse().unwrap()));
         let rank5 = drawn.lines().nth(3).unwrap();
-        assert_eq!(rank5, "  5  b  w  . [b][.][.] w  b ");
+        assert_eq!(rank5, "  5  w  b  . [b][.][.] w  b ");
     }
 }
