@@ -16,6 +16,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solve;
 pub mod square;
 
 pub use bits::{Bits, Wide};

@@ -61,6 +61,13 @@ impl Naive {
         if self.side == 'b' { 'w' } else { 'b' }
     }
 
+    /// The whole position as text (cells and side to move), for memo tables.
+    pub fn key(&self) -> String {
+        let mut key: String = self.cells.iter().collect();
+        key.push(self.side);
+        key
+    }
+
     /// Every legal move, as text, with the position it leads to.
     pub fn moves(&self) -> Vec<(String, Naive)> {
         let holes = self.cells.iter().filter(|&&c| c == '.').count();

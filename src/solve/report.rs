@@ -1,0 +1,216 @@
+//! `konane-engine solve`: one position or every opening, solved and reported. Results go to
+//! the output; nodes, time, memory and progress lines to the diagnostics stream.
+
+use crate::position::Position;
+use crate::solve::{MoveResult, Progress, ProofTable, Solution, Solver};
+use crate::square::Color;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How often a long solve prints a progress line.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// The proof table's default size: a quarter of the machine's memory, at most 8 GB, at least
+/// 64 MB (also when the memory cannot be read).
+pub fn default_hash_mb() -> usize {
+    (crate::solve::table::physical_memory_mb().unwrap_or(0) / 4).clamp(64, 8192)
+}
+
+/// The process's peak resident memory in MB, where the system tells it.
+fn peak_memory_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    let kb: u64 = line.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb / 1024)
+}
+
+fn progress_line(label: &str, progress: &Progress) -> String {
+    format!(
+        "{label}progress: {} nodes, {} results stored, deepest ply {}, root moves proven {}/{}, {:.1} s",
+        progress.nodes,
+        progress.stored,
+        progress.deepest,
+        progress.root_done.0,
+        progress.root_done.1,
+        progress.elapsed.as_secs_f64()
+    )
+}
+
+fn summary(table: &ProofTable, nodes: u64, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let memory = peak_memory_mb().map_or(String::new(), |mb| format!(", peak memory {mb} MB"));
+    format!(
+        "nodes {nodes}, time {seconds:.3} s, {:.0} nodes/s, table {} MB ({} results stored){memory}",
+        nodes as f64 / seconds.max(1e-9),
+        table.bytes() >> 20,
+        table.stored()
+    )
+}
+
+/// The colour that wins when the side to move of `position` does (or does not).
+fn winner(position: &Position, side_to_move_wins: bool) -> Color {
+    let side = position.side_to_move();
+    if side_to_move_wins {
+        side
+    } else {
+        side.opponent()
+    }
+}
+
+/// Solves one position and writes `result:`, `winner:`, `best:` and, with `all`, `winning
+/// moves:`. Returns false when stopped before the answer (what is known is written then).
+pub fn solve_position(
+    position: &Position,
+    all: bool,
+    table: &mut ProofTable,
+    stop: &AtomicBool,
+    out: &mut impl Write,
+    diagnostics: &mut impl Write,
+) -> std::io::Result<bool> {
+    let started = Instant::now();
+    let solution = {
+        let mut sink = |p: &Progress| {
+            let _ = writeln!(diagnostics, "{}", progress_line("", p));
+        };
+        let mut solver = Solver::new(table, stop).with_progress(PROGRESS_EVERY, &mut sink);
+        solver.solve(position, all)
+    };
+    let finished = write_solution(position, &solution, all, out)?;
+    writeln!(
+        diagnostics,
+        "{}",
+        summary(table, solution.nodes, started.elapsed())
+    )?;
+    Ok(finished)
+}
+
+fn write_solution(
+    position: &Position,
+    solution: &Solution,
+    all: bool,
+    out: &mut impl Write,
+) -> std::io::Result<bool> {
+    let Some(wins) = solution.wins else {
+        writeln!(out, "result: unknown (stopped)")?;
+        let known: Vec<String> = solution
+            .moves
+            .iter()
+            .filter(|(_, r)| *r != MoveResult::Unknown)
+            .map(|(mv, r)| {
+                format!(
+                    "{mv} {}",
+                    if *r == MoveResult::Wins {
+                        "wins"
+                    } else {
+                        "loses"
+                    }
+                )
+            })
+            .collect();
+        writeln!(out, "proven so far: {}", known.join(", "))?;
+        return Ok(false);
+    };
+    writeln!(out, "result: {}", if wins { "win" } else { "loss" })?;
+    let colour = winner(position, wins);
+    writeln!(
+        out,
+        "winner: {}",
+        if colour == Color::Black {
+            "Black"
+        } else {
+            "White"
+        }
+    )?;
+    let best = solution
+        .best()
+        .map_or("0000".to_string(), |mv| mv.to_string());
+    writeln!(out, "best: {best}")?;
+    if all {
+        let moves: Vec<String> = solution
+            .winning_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let complete = solution
+            .moves
+            .iter()
+            .all(|(_, r)| *r != MoveResult::Unknown);
+        if complete {
+            writeln!(out, "winning moves: {}", moves.join(" "))?;
+        } else {
+            writeln!(
+                out,
+                "winning moves (stopped, incomplete): {}",
+                moves.join(" ")
+            )?;
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Solves every opening of `start` (each Black removal, then each White reply) and writes one
+/// line per opening, then which removals win for Black. Returns false when stopped.
+pub fn solve_openings(
+    start: &Position,
+    table: &mut ProofTable,
+    stop: &AtomicBool,
+    out: &mut impl Write,
+    diagnostics: &mut impl Write,
+) -> std::io::Result<bool> {
+    let started = Instant::now();
+    let mut nodes = 0;
+    let mut black_wins_by = Vec::new();
+    for removal in start.legal_moves() {
+        let mut after_removal = *start;
+        after_removal.play_unchecked(removal);
+        let mut every_reply_loses = true;
+        for reply in after_removal.legal_moves() {
+            let mut position = after_removal;
+            position.play_unchecked(reply);
+            let label = format!("{removal} {reply}: ");
+            let opening_started = Instant::now();
+            let solution = {
+                let mut sink = |p: &Progress| {
+                    let _ = writeln!(diagnostics, "{}", progress_line(&label, p));
+                };
+                let mut solver = Solver::new(table, stop).with_progress(PROGRESS_EVERY, &mut sink);
+                solver.solve(&position, false)
+            };
+            nodes += solution.nodes;
+            let Some(wins) = solution.wins else {
+                writeln!(out, "{label}unknown (stopped)")?;
+                writeln!(diagnostics, "{}", summary(table, nodes, started.elapsed()))?;
+                return Ok(false);
+            };
+            let colour = winner(&position, wins);
+            writeln!(
+                out,
+                "{label}{} wins",
+                if colour == Color::Black {
+                    "Black"
+                } else {
+                    "White"
+                }
+            )?;
+            writeln!(
+                diagnostics,
+                "{label}{:.3} s, {} nodes",
+                opening_started.elapsed().as_secs_f64(),
+                solution.nodes
+            )?;
+            every_reply_loses &= colour == Color::Black;
+        }
+        if every_reply_loses {
+            black_wins_by.push(removal.to_string());
+        }
+    }
+    if black_wins_by.is_empty() {
+        writeln!(out, "Black wins by removing: none (White wins the game)")?;
+    } else {
+        writeln!(out, "Black wins by removing: {}", black_wins_by.join(" "))?;
+    }
+    writeln!(diagnostics, "{}", summary(table, nodes, started.elapsed()))?;
+    Ok(true)
+}

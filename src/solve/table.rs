@@ -1,0 +1,122 @@
+//! The proof table: proven wins and losses by position key, in buckets of four, keeping the
+//! results that cost the most work when a bucket is full.
+
+/// Entries per bucket.
+const WAYS: usize = 4;
+/// The low bits of an entry: bit 0 the result, bits 1..8 the log2 of the work it cost.
+const DATA_BITS: u32 = 8;
+const KEY_MASK: u64 = !((1 << DATA_BITS) - 1);
+
+/// The machine's memory in MB, where the system tells it.
+pub fn physical_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))?;
+    let kb: usize = line.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// A fixed-size table of proven results for the side to move.
+pub struct ProofTable {
+    /// Each entry: the key's top 56 bits, the work's log2 (7 bits), the result (1 bit); 0 is empty.
+    entries: Vec<u64>,
+    bucket_mask: usize,
+    stored: u64,
+}
+
+impl ProofTable {
+    /// A table of at most `megabytes` MB (rounded down to a power of two of buckets), or an
+    /// error when the machine does not have that much memory.
+    pub fn new(megabytes: usize) -> Result<ProofTable, String> {
+        let bytes = megabytes.saturating_mul(1 << 20).max(1 << 16);
+        // The largest power of two of buckets that fits.
+        let fit = bytes / (8 * WAYS);
+        let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
+        let available_mb = physical_memory_mb();
+        if available_mb.is_some_and(|total| megabytes > total) {
+            return Err(format!(
+                "cannot allocate {megabytes} MB for the proof table: the machine has {} MB",
+                available_mb.unwrap_or(0)
+            ));
+        }
+        // Zeroed memory is handed out untouched: only the pages the solve writes cost memory.
+        let entries = vec![0u64; buckets * WAYS];
+        Ok(ProofTable {
+            entries,
+            bucket_mask: buckets - 1,
+            stored: 0,
+        })
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * 8
+    }
+
+    /// How many results have been stored (replacements included).
+    pub fn stored(&self) -> u64 {
+        self.stored
+    }
+
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let start = (key as usize & self.bucket_mask) * WAYS;
+        start..start + WAYS
+    }
+
+    /// The proven result for `key` (true: the side to move wins), if known.
+    pub fn probe(&self, key: u64) -> Option<bool> {
+        let wanted = key & KEY_MASK;
+        self.entries[self.bucket(key)]
+            .iter()
+            .find(|&&entry| entry != 0 && entry & KEY_MASK == wanted)
+            .map(|entry| entry & 1 == 1)
+    }
+
+    /// Records that the side to move wins (or loses) at `key`, a result that cost `work` nodes.
+    pub fn store(&mut self, key: u64, wins: bool, work: u64) {
+        let log_work = u64::from(64 - work.leading_zeros()).min(127);
+        let entry = (key & KEY_MASK) | (log_work << 1) | u64::from(wins);
+        let wanted = key & KEY_MASK;
+        let range = self.bucket(key);
+        let bucket = &mut self.entries[range];
+        let slot = bucket
+            .iter()
+            .position(|&e| e == 0 || e & KEY_MASK == wanted)
+            .unwrap_or_else(|| {
+                // The cheapest result to recompute makes way.
+                (0..WAYS)
+                    .min_by_key(|&i| (bucket[i] >> 1) & 0x7f)
+                    .expect("a bucket has entries")
+            });
+        bucket[slot] = entry;
+        self.stored += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_kept_and_cheap_ones_make_way() {
+        let mut table = ProofTable::new(1).unwrap();
+        assert!(table.bytes() <= 1 << 20 && table.bytes() >= 1 << 19);
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(table.probe(key), None);
+        table.store(key, true, 1000);
+        assert_eq!(table.probe(key), Some(true));
+        table.store(key, false, 10);
+        assert_eq!(table.probe(key), Some(false), "the same key is overwritten");
+        // Five keys of one bucket: the cheapest of the first four goes.
+        let buckets = table.bucket_mask as u64 + 1;
+        let same_bucket = |i: u64| 7 + (i << 20) * buckets;
+        for i in 0..4 {
+            table.store(same_bucket(i), true, 1 << (10 + i));
+        }
+        table.store(same_bucket(9), false, 1 << 20);
+        assert_eq!(table.probe(same_bucket(0)), None);
+        assert_eq!(table.probe(same_bucket(3)), Some(true));
+        assert_eq!(table.probe(same_bucket(9)), Some(false));
+    }
+}

@@ -1,0 +1,197 @@
+//! The solver against a deliberately naive memoised negamax (on the naive move generator of
+//! tests/common), over random positions of several sizes, every capture rule and both openings;
+//! then `konane-engine solve` through its command line, with the pinned results.
+
+mod common;
+
+use common::Rng;
+use common::naive::Naive;
+use konane::solve::{ProofTable, Solver};
+use konane::{Capture, Opening, Position, Rules};
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+
+/// Does the side to move of `position` win? Plain negamax over every move, memoised.
+fn naive_wins(position: &Naive, memo: &mut HashMap<String, bool>) -> bool {
+    let key = position.key();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let wins = position
+        .moves()
+        .iter()
+        .any(|(_, child)| !naive_wins(child, memo));
+    memo.insert(key, wins);
+    wins
+}
+
+/// The naive winning moves of a position.
+fn naive_winning_moves(position: &Naive, memo: &mut HashMap<String, bool>) -> Vec<String> {
+    let mut moves: Vec<String> = position
+        .moves()
+        .into_iter()
+        .filter(|(_, child)| !naive_wins(child, memo))
+        .map(|(text, _)| text)
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// A random position: `plies` random moves from the start (fewer if the game ends first).
+fn random_position(rules: Rules, plies: usize, rng: &mut Rng) -> Position {
+    let mut position = Position::start(rules).unwrap();
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    position
+}
+
+/// Compares solver and naive negamax on `count` random positions after `plies` (a range).
+fn agree(width: usize, height: usize, plies: std::ops::Range<usize>, count: usize) {
+    let mut rng = Rng::new((width * 100 + height) as u64);
+    let stop = AtomicBool::new(false);
+    for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
+        for opening in [Opening::Traditional, Opening::Any] {
+            let Ok(rules) = Rules::new(width, height, opening, capture) else {
+                continue;
+            };
+            if rules.check_opening().is_err() {
+                continue;
+            }
+            let mut memo = HashMap::new();
+            let mut table = ProofTable::new(16).unwrap();
+            for _ in 0..count {
+                let ply = plies.start + rng.below(plies.end - plies.start);
+                let position = random_position(rules, ply, &mut rng);
+                let naive = Naive::from_fen(&position.fen(), opening, capture);
+                let expected = naive_winning_moves(&naive, &mut memo);
+                let solution = Solver::new(&mut table, &stop).solve(&position, true);
+                let mut found: Vec<String> = solution
+                    .winning_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect();
+                found.sort();
+                assert_eq!(found, expected, "{} under {rules}", position.fen());
+                assert_eq!(solution.wins, Some(!expected.is_empty()));
+            }
+        }
+    }
+}
+
+#[test]
+fn agrees_with_naive_negamax_on_4x4_and_3x5() {
+    agree(4, 4, 0..8, 12);
+    agree(3, 5, 0..6, 12);
+}
+
+#[test]
+fn agrees_with_naive_negamax_on_5x5() {
+    agree(5, 5, 2..10, 10);
+}
+
+#[test]
+fn agrees_with_naive_negamax_on_6x6_after_the_opening() {
+    agree(6, 6, 10..18, 8);
+}
+
+#[test]
+fn agrees_with_naive_negamax_on_late_8x8_positions() {
+    agree(8, 8, 40..56, 6);
+}
+
+fn solve(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn four_by_four_is_won_by_white_from_every_opening_reply_of_black() {
+    let (code, out, err) = solve(&["--size", "4x4", "--all", "--hash", "16"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out, "result: loss\nwinner: White\nbest: d1\nwinning moves: \n",
+        "Black, to move at the start, loses"
+    );
+    assert!(err.contains("nodes ") && err.contains(" MB"), "{err}");
+}
+
+#[test]
+fn six_by_six_openings_as_norvig_reports_them() {
+    let (code, out, err) = solve(&["--size", "6x6", "--openings", "--hash", "512"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 13, "{out}");
+    // With best play White wins after the corner removal and after the central removal.
+    for removal in ["f1", "a6", "d3", "c4"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{removal} ")) && l.ends_with("White wins")),
+            "{removal}: {out}"
+        );
+    }
+    assert_eq!(
+        lines[12],
+        "Black wins by removing: none (White wins the game)"
+    );
+    for line in [
+        "f1 e1: White wins",
+        "f1 f2: White wins",
+        "d3 d2: Black wins",
+        "d3 c3: White wins",
+        "d3 e3: Black wins",
+        "d3 d4: White wins",
+        "c4 c3: White wins",
+        "c4 b4: Black wins",
+        "c4 d4: White wins",
+        "c4 c5: Black wins",
+        "a6 a5: White wins",
+        "a6 b6: White wins",
+    ] {
+        assert!(lines.contains(&line), "{line}: {out}");
+    }
+}
+
+#[test]
+fn positions_and_moves_are_taken_and_bad_input_is_named() {
+    let (code, out, _) = solve(&["--fen", "b3/4/4/3w b", "--all", "--hash", "16"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "result: loss\nwinner: White\nbest: 0000\nwinning moves: \n"
+    );
+    let (code, out, _) = solve(&["--size", "4x4", "--moves", "c2 c1", "--hash", "16"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with("result: win\nwinner: Black\nbest: "),
+        "{out}"
+    );
+    for (args, error) in [
+        (&["--size", "5x5"][..], "even width and height"),
+        (&["--fen", "bw/wx b"][..], "unexpected character 'x'"),
+        (
+            &["--moves", "d5 d5"][..],
+            "--moves: illegal move d5 (move 2 of the list)",
+        ),
+        (&["--moves", "q0"][..], "--moves: bad move 'q0'"),
+        (&["--hash", "1000000"][..], "cannot allocate 1000000 MB"),
+    ] {
+        let (code, _, err) = solve(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(error), "{args:?}: {err}");
+    }
+}
