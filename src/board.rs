@@ -300,7 +300,12 @@ impl<B: Bits> Board<B> {
     /// The number of straight jumps, by population counts alone.
     fn count_straight(&self) -> u64 {
         let (own, enemy) = self.own_and_enemy();
-        let empty = self.empty();
+        self.count_straight_of(own, enemy)
+    }
+
+    /// The number of straight jumps of `own` over `enemy` on this board's layout and rules.
+    fn count_straight_of(&self, own: B, enemy: B) -> u64 {
+        let empty = self.layout.all & !(own | enemy);
         let single = self.rules().capture == Capture::Single;
         let mut count = 0;
         for d in 0..4 {
@@ -316,6 +321,44 @@ impl<B: Bits> Board<B> {
             }
         }
         count
+    }
+
+    /// Perft of straight jumps with the side to move's stones `own` against `enemy`: the
+    /// stones alone, swapped at each ply, with no side, hash or board to copy.
+    fn perft_straight(&self, own: B, enemy: B, depth: u32) -> u64 {
+        if depth == 1 {
+            return self.count_straight_of(own, enemy);
+        }
+        let empty = self.layout.all & !(own | enemy);
+        let longest = if self.rules().capture == Capture::Single {
+            1
+        } else {
+            MAX_SIDE
+        };
+        let mut total = 0;
+        for d in 0..4 {
+            let from_mask = self.layout.jump_from[d];
+            let step = self.layout.step[d];
+            let mut landed = own;
+            for jumps in 1..=longest {
+                landed = ((landed & from_mask).shift(step) & enemy).shift(step) & empty;
+                if landed.is_empty() {
+                    break;
+                }
+                for to in landed.squares() {
+                    let from = to as i32 - 2 * i32::from(jumps) * step;
+                    let mut captured = B::default();
+                    let mut over = from + step;
+                    for _ in 0..jumps {
+                        captured |= B::single(over as usize);
+                        over += 2 * step;
+                    }
+                    let mine = B::single(from as usize) | B::single(to);
+                    total += self.perft_straight(enemy ^ captured, own ^ mine, depth - 1);
+                }
+            }
+        }
+        total
     }
 
     /// Calls `visit` with every legal move.
@@ -523,24 +566,6 @@ impl<B: Bits> Board<B> {
         self.hash = hash;
     }
 
-    /// Plays a straight jump given by bit index, direction and length; it must be legal.
-    fn play_straight(&mut self, from: usize, direction: Direction, jumps: u8) {
-        let step = self.layout.step[direction.index()];
-        let mover = self.side;
-        let to = (from as i32 + 2 * i32::from(jumps) * step) as usize;
-        let mut hash =
-            self.hash ^ KEYS.white_to_move ^ KEYS.stone(mover, from) ^ KEYS.stone(mover, to);
-        let mut captured = B::default();
-        let mut over = from as i32 + step;
-        for _ in 0..jumps {
-            captured |= B::single(over as usize);
-            hash ^= KEYS.stone(mover.opponent(), over as usize);
-            over += 2 * step;
-        }
-        let mine = B::single(from) | B::single(to);
-        self.finish_move(mine, captured, hash);
-    }
-
     /// Plays `mv`, which must be legal (see [`Board::check`]); illegal moves corrupt the position.
     pub fn play(&mut self, mv: Move) {
         let rules = self.rules();
@@ -578,13 +603,8 @@ impl<B: Bits> Board<B> {
             0 => 1,
             1 => self.count_moves(),
             _ if self.phase() == Phase::Jumps && self.rules().capture != Capture::Turning => {
-                let mut total = 0;
-                self.for_each_straight(|from, direction, jumps| {
-                    let mut child = *self;
-                    child.play_straight(from, direction, jumps);
-                    total += child.perft(depth - 1);
-                });
-                total
+                let (own, enemy) = self.own_and_enemy();
+                self.perft_straight(own, enemy, depth)
             }
             _ => {
                 let mut total = 0;
