@@ -195,3 +195,58 @@ fn positions_and_moves_are_taken_and_bad_input_is_named() {
         assert!(err.contains(error), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn small_boards_as_the_readme_table_has_them() {
+    // (board, opening, White's winning replies to each Black removal, as in the README)
+    let table: [(&str, &str, &[&str]); 3] = [
+        (
+            "4x6",
+            "traditional",
+            &[
+                "d1 c1", "d1 d2", "b3 c3", "b3 b4", "c4 c3", "c4 b4", "a6 a5", "a6 b6",
+            ],
+        ),
+        (
+            "6x4",
+            "traditional",
+            &[
+                "f1 e1", "f1 f2", "c2 d2", "c2 c3", "d3 d2", "d3 c3", "a4 a3", "a4 b4",
+            ],
+        ),
+        (
+            "5x5",
+            "any",
+            &[
+                "b1 a1", "b1 c1", "b1 b2", "d1 c1", "d1 e1", "d1 d2", "a2 a1", "a2 b2", "a2 a3",
+                "c2 c1", "c2 c3", "e2 e1", "e2 d2", "e2 e3", "b3 a3", "b3 c3", "d3 c3", "d3 e3",
+                "a4 a3", "a4 b4", "a4 a5", "c4 c3", "c4 c5", "e4 e3", "e4 d4", "e4 e5", "b5 b4",
+                "b5 a5", "b5 c5", "d5 d4", "d5 c5", "d5 e5",
+            ],
+        ),
+    ];
+    for (board, opening, white_wins) in table {
+        let (code, out, err) = solve(&[
+            "--size",
+            board,
+            "--opening",
+            opening,
+            "--openings",
+            "--hash",
+            "64",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        let mut lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines.pop(),
+            Some("Black wins by removing: none (White wins the game)"),
+            "{board}"
+        );
+        let won_by_white: Vec<&str> = lines
+            .iter()
+            .filter_map(|l| l.strip_suffix(": White wins"))
+            .collect();
+        assert_eq!(won_by_white, white_wins, "{board}: {out}");
+        assert!(lines.iter().all(|l| l.ends_with(" wins")), "{out}");
+    }
+}
