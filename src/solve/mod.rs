@@ -1,7 +1,9 @@
 //! Exact solving: who wins a position with perfect play, and with which moves. A boolean AND/OR
 //! search kept apart from the playing search, sharing only move generation: a table of proven
 //! results keyed under the board's colour-keeping symmetries, the move that leaves the opponent
-//! fewest replies tried first, and a move that leaves no reply taken at once.
+//! fewest replies tried first, a move that leaves no reply taken at once, and enhanced
+//! transposition cutoffs (a child already proven lost for the opponent wins at once, before
+//! any child is searched).
 
 pub mod report;
 mod symmetry;
