@@ -26,6 +26,48 @@ fn naive_wins(position: &Naive, memo: &mut HashMap<String, bool>) -> bool {
     wins
 }
 
+/// The plies to the end with perfect play on both sides: the winner ends the game as soon as
+/// it can, the loser lasts as long as it can. Memoised by position.
+fn naive_distance(position: &Naive, memo: &mut HashMap<String, (bool, u32)>) -> (bool, u32) {
+    let key = position.key();
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let mut best: Option<(bool, u32)> = None;
+    for (_, child) in position.moves() {
+        let (child_wins, plies) = naive_distance(&child, memo);
+        let mine = (!child_wins, plies + 1);
+        best = Some(match best {
+            None => mine,
+            // A win beats a loss; a quicker win, or a longer loss, is better.
+            Some(b) if mine.0 != b.0 => {
+                if mine.0 {
+                    mine
+                } else {
+                    b
+                }
+            }
+            Some(b) if mine.0 => {
+                if mine.1 < b.1 {
+                    mine
+                } else {
+                    b
+                }
+            }
+            Some(b) => {
+                if mine.1 > b.1 {
+                    mine
+                } else {
+                    b
+                }
+            }
+        });
+    }
+    let result = best.unwrap_or((false, 0));
+    memo.insert(key, result);
+    result
+}
+
 /// The naive winning moves of a position.
 fn naive_winning_moves(position: &Naive, memo: &mut HashMap<String, bool>) -> Vec<String> {
     let mut moves: Vec<String> = position
@@ -51,8 +93,15 @@ fn random_position(rules: Rules, plies: usize, rng: &mut Rng) -> Position {
     position
 }
 
-/// Compares solver and naive negamax on `count` random positions after `plies` (a range).
-fn agree(width: usize, height: usize, plies: std::ops::Range<usize>, count: usize) {
+/// Compares solver and naive negamax on `count` random positions after `plies` (a range);
+/// with `distances`, also the proof's length against perfect play (a full, unpruned search).
+fn agree(
+    width: usize,
+    height: usize,
+    plies: std::ops::Range<usize>,
+    count: usize,
+    distances: bool,
+) {
     let mut rng = Rng::new((width * 100 + height) as u64);
     let stop = AtomicBool::new(false);
     for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
@@ -64,6 +113,7 @@ fn agree(width: usize, height: usize, plies: std::ops::Range<usize>, count: usiz
                 continue;
             }
             let mut memo = HashMap::new();
+            let mut lengths = HashMap::new();
             let mut table = ProofTable::new(16).unwrap();
             for _ in 0..count {
                 let ply = plies.start + rng.below(plies.end - plies.start);
@@ -79,6 +129,18 @@ fn agree(width: usize, height: usize, plies: std::ops::Range<usize>, count: usiz
                 found.sort();
                 assert_eq!(found, expected, "{} under {rules}", position.fen());
                 assert_eq!(solution.wins, Some(!expected.is_empty()));
+                if !distances {
+                    continue;
+                }
+                // The proof's length bounds the game with perfect play, and has its parity.
+                let (_, shortest) = naive_distance(&naive, &mut lengths);
+                let plies = u32::from(solution.plies.unwrap());
+                assert!(
+                    plies >= shortest.min(255),
+                    "{}: {plies} < {shortest}",
+                    position.fen()
+                );
+                assert_eq!(plies % 2, shortest % 2, "{}", position.fen());
             }
         }
     }
@@ -86,23 +148,23 @@ fn agree(width: usize, height: usize, plies: std::ops::Range<usize>, count: usiz
 
 #[test]
 fn agrees_with_naive_negamax_on_4x4_and_3x5() {
-    agree(4, 4, 0..8, 12);
-    agree(3, 5, 0..6, 12);
+    agree(4, 4, 0..8, 12, true);
+    agree(3, 5, 0..6, 12, true);
 }
 
 #[test]
 fn agrees_with_naive_negamax_on_5x5() {
-    agree(5, 5, 2..10, 10);
+    agree(5, 5, 2..10, 10, true);
 }
 
 #[test]
 fn agrees_with_naive_negamax_on_6x6_after_the_opening() {
-    agree(6, 6, 10..18, 8);
+    agree(6, 6, 10..18, 8, false);
 }
 
 #[test]
 fn agrees_with_naive_negamax_on_late_8x8_positions() {
-    agree(8, 8, 40..56, 6);
+    agree(8, 8, 40..56, 6, false);
 }
 
 fn solve(args: &[&str]) -> (Option<i32>, String, String) {

@@ -16,7 +16,7 @@ use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symmetry::{SymmetricKeys, canonical};
-pub use table::ProofTable;
+pub use table::{Proof, ProofTable};
 
 /// What is known of one move at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,8 +36,16 @@ pub struct Solution {
     pub wins: Option<bool>,
     /// Each root move, in the order tried, with what is known of it.
     pub moves: Vec<(Move, MoveResult)>,
+    /// Plies to the end of the game along the proof of `wins`: with a win, a forced win within
+    /// that many plies; with a loss, the longest resistance the proof met.
+    pub plies: Option<u8>,
     /// Nodes searched.
     pub nodes: u64,
+}
+
+/// One more ply on a proof's length, which is capped at 255.
+fn longer(plies: u8) -> u8 {
+    plies.saturating_add(1)
 }
 
 impl Solution {
@@ -168,31 +176,40 @@ impl<B: Bits> Search<'_, '_, B> {
             .iter()
             .map(|c| (c.mv, MoveResult::Unknown))
             .collect();
+        // The proof length of the first winning move, and the longest of the losing ones.
+        let (mut win_plies, mut loss_plies) = (None, 0u8);
         for (i, child) in children.iter().enumerate() {
-            if !all && moves.iter().any(|(_, result)| *result == MoveResult::Wins) {
+            if !all && win_plies.is_some() {
                 break;
             }
-            moves[i].1 = match self.wins(&child.board, &child.keys, 1) {
-                Some(true) => MoveResult::Loses,
-                Some(false) => MoveResult::Wins,
-                None => break,
+            let Some(proof) = self.wins(&child.board, &child.keys, 1) else {
+                break;
             };
+            if proof.wins {
+                moves[i].1 = MoveResult::Loses;
+                loss_plies = loss_plies.max(longer(proof.plies));
+            } else {
+                moves[i].1 = MoveResult::Wins;
+                win_plies = win_plies.or(Some(longer(proof.plies)));
+            }
             self.root_done.0 += 1;
         }
-        let wins = if moves.iter().any(|(_, result)| *result == MoveResult::Wins) {
-            Some(true)
-        } else if self.stopped {
-            None
-        } else {
-            Some(false)
+        let proof = match win_plies {
+            Some(plies) => Some(Proof { wins: true, plies }),
+            None if self.stopped => None,
+            None => Some(Proof {
+                wins: false,
+                plies: loss_plies,
+            }),
         };
-        if let Some(result) = wins {
+        if let Some(proof) = proof {
             let key = canonical(&keys[..self.keys.count()]);
-            self.solver.table.store(key, result, self.nodes);
+            self.solver.table.store(key, proof, self.nodes);
         }
         Solution {
-            wins,
+            wins: proof.map(|p| p.wins),
             moves,
+            plies: proof.map(|p| p.plies),
             nodes: self.nodes,
         }
     }
@@ -229,8 +246,9 @@ impl<B: Bits> Search<'_, '_, B> {
         self.children[ply] = list;
     }
 
-    /// Does the side to move win? `None` when the solve was stopped.
-    fn wins(&mut self, board: &Board<B>, keys: &[u64; 8], ply: usize) -> Option<bool> {
+    /// Does the side to move win, and within how many plies along the proof? `None` when the
+    /// solve was stopped.
+    fn wins(&mut self, board: &Board<B>, keys: &[u64; 8], ply: usize) -> Option<Proof> {
         self.nodes += 1;
         if self.nodes & 0x3fff == 0 && self.poll() {
             return None;
@@ -245,31 +263,55 @@ impl<B: Bits> Search<'_, '_, B> {
         self.expand(board, keys, ply);
         let children = std::mem::take(&mut self.children[ply]);
         // A move that leaves the opponent no reply wins; so does one into a proven loss.
-        let quick_win = children.first().is_some_and(|c| c.replies == 0)
-            || children
-                .iter()
-                .any(|c| self.solver.table.probe(canonical(&c.keys[..count])) == Some(false));
-        let mut result = Some(quick_win);
-        if !quick_win {
+        let mut result = if children.first().is_some_and(|c| c.replies == 0) {
+            Some(Proof {
+                wins: true,
+                plies: 1,
+            })
+        } else {
+            children.iter().find_map(|c| {
+                let known = self.solver.table.probe(canonical(&c.keys[..count]))?;
+                (!known.wins).then(|| Proof {
+                    wins: true,
+                    plies: longer(known.plies),
+                })
+            })
+        };
+        if result.is_none() {
+            // Every child is searched until one loses for the opponent; if none does, the
+            // longest of their wins is how long this side can resist.
+            let mut longest = 0u8;
+            result = Some(Proof {
+                wins: false,
+                plies: 0,
+            });
             for child in &children {
                 match self.wins(&child.board, &child.keys, ply + 1) {
-                    Some(false) => {
-                        result = Some(true);
-                        break;
-                    }
-                    Some(true) => {}
                     None => {
                         result = None;
                         break;
                     }
+                    Some(proof) if proof.wins => longest = longest.max(longer(proof.plies)),
+                    Some(proof) => {
+                        result = Some(Proof {
+                            wins: true,
+                            plies: longer(proof.plies),
+                        });
+                        break;
+                    }
                 }
+            }
+            if let Some(proof) = result.as_mut()
+                && !proof.wins
+            {
+                proof.plies = longest;
             }
         }
         self.children[ply] = children;
-        if let Some(wins) = result {
+        if let Some(proof) = result {
             self.solver
                 .table
-                .store(key, wins, self.nodes - nodes_before + 1);
+                .store(key, proof, self.nodes - nodes_before + 1);
         }
         result
     }

@@ -3,8 +3,9 @@
 
 /// Entries per bucket.
 const WAYS: usize = 4;
-/// The low bits of an entry: bit 0 the result, bits 1..8 the log2 of the work it cost.
-const DATA_BITS: u32 = 8;
+/// The low bits of an entry: bit 0 the result, bits 1..8 the log2 of the work it cost, bits
+/// 8..16 the length of the proof in plies (at most 255); the key's top 48 bits above them.
+const DATA_BITS: u32 = 16;
 const KEY_MASK: u64 = !((1 << DATA_BITS) - 1);
 
 /// The machine's memory in MB, where the system tells it.
@@ -17,9 +18,20 @@ pub fn physical_memory_mb() -> Option<usize> {
     Some(kb / 1024)
 }
 
+/// A proven result for the side to move: who wins, and within how many plies the game ends if
+/// the winner follows the proof (an upper bound: the proof need not be the shortest win).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// True when the side to move wins.
+    pub wins: bool,
+    /// Plies to the end of the game along the proof, at most 255 (longer proofs say 255).
+    pub plies: u8,
+}
+
 /// A fixed-size table of proven results for the side to move.
 pub struct ProofTable {
-    /// Each entry: the key's top 56 bits, the work's log2 (7 bits), the result (1 bit); 0 is empty.
+    /// Each entry: the key's top 48 bits, the proof's plies (8 bits), the work's log2 (7 bits),
+    /// the result (1 bit); 0 is empty.
     entries: Vec<u64>,
     bucket_mask: usize,
     stored: u64,
@@ -64,19 +76,25 @@ impl ProofTable {
         start..start + WAYS
     }
 
-    /// The proven result for `key` (true: the side to move wins), if known.
-    pub fn probe(&self, key: u64) -> Option<bool> {
+    /// The proven result for `key`, if known.
+    pub fn probe(&self, key: u64) -> Option<Proof> {
         let wanted = key & KEY_MASK;
         self.entries[self.bucket(key)]
             .iter()
             .find(|&&entry| entry != 0 && entry & KEY_MASK == wanted)
-            .map(|entry| entry & 1 == 1)
+            .map(|entry| Proof {
+                wins: entry & 1 == 1,
+                plies: ((entry >> 8) & 0xff) as u8,
+            })
     }
 
-    /// Records that the side to move wins (or loses) at `key`, a result that cost `work` nodes.
-    pub fn store(&mut self, key: u64, wins: bool, work: u64) {
+    /// Records the proof found at `key`, which cost `work` nodes.
+    pub fn store(&mut self, key: u64, proof: Proof, work: u64) {
         let log_work = u64::from(64 - work.leading_zeros()).min(127);
-        let entry = (key & KEY_MASK) | (log_work << 1) | u64::from(wins);
+        let entry = (key & KEY_MASK)
+            | (u64::from(proof.plies) << 8)
+            | (log_work << 1)
+            | u64::from(proof.wins);
         let wanted = key & KEY_MASK;
         let range = self.bucket(key);
         let bucket = &mut self.entries[range];
@@ -103,20 +121,30 @@ mod tests {
         let mut table = ProofTable::new(1).unwrap();
         assert!(table.bytes() <= 1 << 20 && table.bytes() >= 1 << 19);
         let key = 0x1234_5678_9abc_def0;
+        let (win, loss) = (
+            Proof {
+                wins: true,
+                plies: 7,
+            },
+            Proof {
+                wins: false,
+                plies: 255,
+            },
+        );
         assert_eq!(table.probe(key), None);
-        table.store(key, true, 1000);
-        assert_eq!(table.probe(key), Some(true));
-        table.store(key, false, 10);
-        assert_eq!(table.probe(key), Some(false), "the same key is overwritten");
+        table.store(key, win, 1000);
+        assert_eq!(table.probe(key), Some(win));
+        table.store(key, loss, 10);
+        assert_eq!(table.probe(key), Some(loss), "the same key is overwritten");
         // Five keys of one bucket: the cheapest of the first four goes.
         let buckets = table.bucket_mask as u64 + 1;
         let same_bucket = |i: u64| 7 + (i << 20) * buckets;
         for i in 0..4 {
-            table.store(same_bucket(i), true, 1 << (10 + i));
+            table.store(same_bucket(i), win, 1 << (10 + i));
         }
-        table.store(same_bucket(9), false, 1 << 20);
+        table.store(same_bucket(9), loss, 1 << 20);
         assert_eq!(table.probe(same_bucket(0)), None);
-        assert_eq!(table.probe(same_bucket(3)), Some(true));
-        assert_eq!(table.probe(same_bucket(9)), Some(false));
+        assert_eq!(table.probe(same_bucket(3)), Some(win));
+        assert_eq!(table.probe(same_bucket(9)), Some(loss));
     }
 }
