@@ -6,6 +6,7 @@ use crate::bench;
 use crate::position::Position;
 use crate::protocol::{self, Command, Go, Query, Start};
 use crate::rules::{Capture, Opening, Rules};
+use crate::search::exact::Exact;
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared};
@@ -279,6 +280,8 @@ struct EngineThread {
     position: Position,
     tt: Table,
     tt_mb: usize,
+    /// Proofs of small positions, tried before searching them.
+    exact: Exact,
 }
 
 impl EngineThread {
@@ -291,6 +294,7 @@ impl EngineThread {
             position: Position::start(Rules::default()).expect("8x8 traditional is playable"),
             tt: Table::new(options.hash_mb),
             tt_mb: options.hash_mb,
+            exact: Exact::new(),
             options,
             dialect: Dialect::Uci,
         }
@@ -321,6 +325,7 @@ impl EngineThread {
             Command::NewGame => {
                 self.resize_table();
                 self.tt.clear();
+                self.exact.clear();
             }
             Command::SetOption { name, value } => {
                 if let Err(error) = self.options.set(&name, value.as_deref()) {
@@ -442,6 +447,31 @@ impl EngineThread {
         }
     }
 
+    /// Under a time limit, in a small position, tries to prove a win in half the time the
+    /// search would take; on success reports `score mate N` and returns the winning move.
+    fn prove_win(&mut self, go: &Go, overhead: Duration) -> Option<crate::Move> {
+        if go.ponder || go.infinite {
+            return None;
+        }
+        let budget = self.limits(go).budget(overhead)?;
+        let started = std::time::Instant::now();
+        let win = self
+            .exact
+            .prove_win(&self.position, budget.soft / 2, &self.flags.stop)?;
+        let elapsed = started.elapsed();
+        let millis = elapsed.as_millis().max(1) as u64;
+        self.output.line(&format!(
+            "info depth {} score mate {} nodes {} nps {} time {} pv {}",
+            win.mate_in * 2 - 1,
+            win.mate_in,
+            win.nodes,
+            win.nodes * 1000 / millis,
+            elapsed.as_millis(),
+            win.best
+        ));
+        Some(win.best)
+    }
+
     fn go(&mut self, go: &Go) {
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
@@ -460,6 +490,11 @@ impl EngineThread {
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead),
         };
+        if let Some(win) = self.prove_win(go, settings.move_overhead) {
+            self.busy.store(false, Ordering::SeqCst);
+            self.output.line(&format!("bestmove {win}"));
+            return;
+        }
         let output = self.output.clone();
         let shared = Shared {
             tt: &self.tt,

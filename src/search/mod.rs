@@ -2,6 +2,7 @@
 //! transposition table, killer and history move ordering, and lazy SMP helper threads.
 
 pub mod eval;
+pub mod exact;
 pub mod time;
 pub mod tt;
 

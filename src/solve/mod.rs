@@ -91,6 +91,8 @@ pub struct Solver<'a> {
     /// Called every `report_every` with the progress.
     report: Box<dyn FnMut(&Progress) + 'a>,
     report_every: Duration,
+    /// The solve gives up at this moment, if set.
+    deadline: Option<Instant>,
 }
 
 /// The solve of one position on one bitboard width.
@@ -124,7 +126,14 @@ impl<'a> Solver<'a> {
             stop,
             report: Box::new(|_| {}),
             report_every: Duration::MAX,
+            deadline: None,
         }
+    }
+
+    /// Gives up at `deadline` (as if stopped).
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
     }
 
     /// Calls `report` about every `every` during a solve.
@@ -250,7 +259,7 @@ impl<B: Bits> Search<'_, '_, B> {
     /// solve was stopped.
     fn wins(&mut self, board: &Board<B>, keys: &[u64; 8], ply: usize) -> Option<Proof> {
         self.nodes += 1;
-        if self.nodes & 0x3fff == 0 && self.poll() {
+        if self.nodes & 0xfff == 0 && self.poll() {
             return None;
         }
         self.deepest = self.deepest.max(ply);
@@ -323,6 +332,10 @@ impl<B: Bits> Search<'_, '_, B> {
             return true;
         }
         let now = Instant::now();
+        if self.solver.deadline.is_some_and(|deadline| now >= deadline) {
+            self.stopped = true;
+            return true;
+        }
         if now.duration_since(self.last_report) >= self.solver.report_every {
             self.last_report = now;
             let progress = Progress {
