@@ -451,3 +451,45 @@ fn seeded_fuzz_of_random_and_mutated_lines_never_stops_the_engine() {
         );
     }
 }
+
+#[test]
+fn small_positions_are_proven_and_reported_as_mate() {
+    let mut e = engine();
+    // Black jumps c5e5 and White, left alone, has no move: mate in 1.
+    e.send("position fen 8/8/8/2bw4/8/8/8/8 b");
+    e.send("go movetime 500");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" score mate 1 ") && l.ends_with(" pv c5e5")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines), "c5e5");
+    // Late positions of random games: whatever is proven, the move is legal.
+    let mut rng = Rng::new(77);
+    for _ in 0..6 {
+        let mut position = Position::start(Rules::default()).unwrap();
+        let mut moves = Vec::new();
+        while position.count_moves() > 0 && moves.len() < 34 {
+            let legal = position.legal_moves();
+            let mv = legal[rng.below(legal.len())];
+            position.play_unchecked(mv);
+            moves.push(mv.to_string());
+        }
+        if position.is_game_over() {
+            continue;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go movetime 200");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let text = bestmove(&lines).split(' ').next().unwrap();
+        let mv: Move = text.parse().unwrap();
+        assert!(position.play(mv).is_ok(), "{lines:?}");
+    }
+    // Fixed depth is left to the search alone.
+    e.send("position fen 8/8/8/2bw4/8/8/8/8 b");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.contains(" seldepth ")), "{lines:?}");
+}
