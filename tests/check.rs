@@ -1,28 +1,9 @@
 //! `konane-arbiter check` against konane-engine (every check passes) and against the fault
 //! fixtures (each fails the right checks, with the evidence that says why).
 
+use konane::arbiter::check::CHECKS;
 use std::collections::HashMap;
 use std::process::Command;
-
-/// Every check, in the order of the report.
-const CHECKS: [&str; 16] = [
-    "handshake",
-    "options",
-    "isready",
-    "newgame",
-    "startpos",
-    "fen",
-    "legal-moves",
-    "no-move",
-    "movetime",
-    "clock",
-    "isready-in-search",
-    "stop",
-    "ugi",
-    "bad-input",
-    "output",
-    "quit",
-];
 
 /// Runs `check --quick` on an engine; returns the exit code and each check's line by name.
 fn check(engine: &[&str], extra: &[&str]) -> (Option<i32>, HashMap<String, String>) {

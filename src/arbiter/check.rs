@@ -74,6 +74,26 @@ fn quote(line: &str) -> String {
     }
 }
 
+/// Every check, in the order of the report.
+pub const CHECKS: [&str; 16] = [
+    "handshake",
+    "options",
+    "isready",
+    "newgame",
+    "startpos",
+    "fen",
+    "legal-moves",
+    "no-move",
+    "movetime",
+    "clock",
+    "isready-in-search",
+    "stop",
+    "ugi",
+    "bad-input",
+    "output",
+    "quit",
+];
+
 /// Whether `line` is a `bestmove` message (and not, say, `bestmovexyz`).
 fn is_bestmove(line: &str) -> bool {
     line.split_whitespace().next() == Some("bestmove")
@@ -666,23 +686,11 @@ impl Checker<'_> {
 
     fn all(&mut self, report: &mut impl FnMut(&CheckResult)) {
         if !self.handshake(report) {
-            for name in [
-                "newgame",
-                "startpos",
-                "fen",
-                "legal-moves",
-                "no-move",
-                "movetime",
-                "clock",
-                "isready-in-search",
-                "stop",
-                "ugi",
-                "bad-input",
-                "output",
-                "quit",
-            ] {
-                let why = "no ready engine: see handshake and isready".to_string();
-                self.record(name, Outcome::Skip, why, report);
+            for name in CHECKS {
+                if !self.results.iter().any(|result| result.name == name) {
+                    let why = "no ready engine: see handshake and isready".to_string();
+                    self.record(name, Outcome::Skip, why, report);
+                }
             }
             return;
         }
@@ -1093,17 +1101,11 @@ impl Checker<'_> {
 
     /// Every line the engine wrote is a protocol message.
     fn output(&mut self, report: &mut impl FnMut(&CheckResult)) {
-        if let Some(session) = &self.session {
-            self.stray_count += session.stray_count;
-            for line in &session.stray {
-                if self.stray.len() < 3 {
-                    self.stray.push(line.clone());
-                }
-            }
-            if let Some(session) = self.session.as_mut() {
-                session.stray.clear();
-                session.stray_count = 0;
-            }
+        if let Some(mut session) = self.session.take() {
+            self.keep_stray(&session);
+            session.stray.clear();
+            session.stray_count = 0;
+            self.session = Some(session);
         }
         if self.stray_count == 0 {
             let evidence = "every line the engine wrote is a protocol message".to_string();

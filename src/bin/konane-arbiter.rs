@@ -49,21 +49,8 @@ struct Cli {
     /// Seed for --random-plies [default: 1; the demo draws one from the clock].
     #[arg(long)]
     seed: Option<u64>,
-    /// Time control BASE+INC in seconds, e.g. 10+0.1 (the default when no other limit is given).
-    #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    tc: Option<(Duration, Duration)>,
-    /// Milliseconds per move.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
-    movetime: Option<u64>,
-    /// Fixed search depth per move.
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=120))]
-    depth: Option<u32>,
-    /// Fixed node count per move.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// Grace in milliseconds beyond the clock before a move loses on time.
-    #[arg(long, default_value_t = 100)]
-    timemargin: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Seconds a --depth/--nodes move, or a start-up step, may take before the engine is stalled.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
     stall_timeout: u64,
@@ -125,21 +112,8 @@ struct PlayArgs {
     /// Your name in the PGN and results.
     #[arg(long, default_value = "human")]
     name: String,
-    /// The engine's time control BASE+INC in seconds [default: 10+0.1].
-    #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    tc: Option<(Duration, Duration)>,
-    /// The engine's milliseconds per move.
-    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
-    movetime: Option<u64>,
-    /// The engine's fixed search depth.
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=120))]
-    depth: Option<u32>,
-    /// The engine's fixed node count per move.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// Grace in milliseconds beyond the engine's clock before it loses on time.
-    #[arg(long, default_value_t = 100)]
-    timemargin: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
     #[command(flatten)]
     rules: RulesArgs,
     /// Append the finished game as PGN to this file.
@@ -161,19 +135,44 @@ fn parse_colour(text: &str) -> Result<konane::Color, String> {
     }
 }
 
-/// The time control the flags name, or `default` when none is given.
-fn time_control(
+/// How long an engine may think: at most one of --tc, --movetime, --depth and --nodes.
+#[derive(Args)]
+struct LimitArgs {
+    /// Time control BASE+INC in seconds, e.g. 10+0.1 (10+0.1 when no other limit is given).
+    #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
     tc: Option<(Duration, Duration)>,
+    /// Milliseconds per move.
+    #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
+    /// Fixed search depth per move.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=120))]
     depth: Option<u32>,
+    /// Fixed node count per move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-) -> Option<TimeControl> {
-    match (tc, movetime, depth, nodes) {
-        (Some((base, increment)), ..) => Some(TimeControl::Clock { base, increment }),
-        (_, Some(ms), ..) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
-        (_, _, Some(depth), _) => Some(TimeControl::Depth(depth)),
-        (_, _, _, Some(nodes)) => Some(TimeControl::Nodes(nodes)),
-        _ => None,
+    /// Grace in milliseconds beyond the clock before a move loses on time.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+}
+
+impl LimitArgs {
+    /// The time control the flags name, or `None` when none is given.
+    fn given(&self) -> Option<TimeControl> {
+        match (self.tc, self.movetime, self.depth, self.nodes) {
+            (Some((base, increment)), ..) => Some(TimeControl::Clock { base, increment }),
+            (_, Some(ms), ..) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
+            (_, _, Some(depth), _) => Some(TimeControl::Depth(depth)),
+            (_, _, _, Some(nodes)) => Some(TimeControl::Nodes(nodes)),
+            _ => None,
+        }
+    }
+
+    /// The time control the flags name, or 10+0.1.
+    fn time_control(&self) -> TimeControl {
+        self.given().unwrap_or(TimeControl::Clock {
+            base: Duration::from_secs(10),
+            increment: Duration::from_millis(100),
+        })
     }
 }
 
@@ -190,7 +189,7 @@ fn run_play(
     rules.check_opening().map_err(|e| e.to_string())?;
     let log = open_log(&args.log)?;
     let deadlines = Deadlines {
-        time_margin: Duration::from_millis(args.timemargin),
+        time_margin: Duration::from_millis(args.limits.timemargin),
         stall: Duration::from_secs(60),
         startup: Duration::from_secs(30),
     };
@@ -201,12 +200,7 @@ fn run_play(
         human_name: args.name,
         game_rules: GameRules {
             rules,
-            time_control: time_control(args.tc, args.movetime, args.depth, args.nodes).unwrap_or(
-                TimeControl::Clock {
-                    base: Duration::from_secs(10),
-                    increment: Duration::from_millis(100),
-                },
-            ),
+            time_control: args.limits.time_control(),
             deadlines,
         },
         pgn: args.pgn,
@@ -329,11 +323,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         .map(|words| EngineSpec::parse(words))
         .collect::<Result<_, _>>()?;
     let mut games = cli.games;
-    let mut time_control =
-        time_control(cli.tc, cli.movetime, cli.depth, cli.nodes).unwrap_or(TimeControl::Clock {
-            base: Duration::from_secs(10),
-            increment: Duration::from_millis(100),
-        });
+    let mut time_control = cli.limits.time_control();
     let demo = engines.is_empty();
     let mut seed = cli.seed.unwrap_or(1);
     let mut random_plies = cli.random_plies;
@@ -348,8 +338,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         }
         let command = engine.to_string_lossy().into_owned();
         engines = vec![EngineSpec::parse(&[format!("cmd={command}")])?; 2];
-        if cli.tc.is_none() && cli.movetime.is_none() && cli.depth.is_none() && cli.nodes.is_none()
-        {
+        if cli.limits.given().is_none() {
             time_control = TimeControl::Clock {
                 base: Duration::from_secs(2),
                 increment: Duration::from_millis(20),
@@ -392,7 +381,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
             rules,
             time_control,
             deadlines: Deadlines {
-                time_margin: Duration::from_millis(cli.timemargin),
+                time_margin: Duration::from_millis(cli.limits.timemargin),
                 stall: Duration::from_secs(cli.stall_timeout),
                 startup: Duration::from_secs(cli.stall_timeout.min(30)),
             },

@@ -58,6 +58,23 @@ fn winner(position: &Position, side_to_move_wins: bool) -> Color {
     }
 }
 
+/// Solves `position`, writing a progress line headed `label` every [`PROGRESS_EVERY`].
+fn solve_reporting(
+    position: &Position,
+    all: bool,
+    label: &str,
+    table: &mut ProofTable,
+    stop: &AtomicBool,
+    diagnostics: &mut impl Write,
+) -> Solution {
+    let mut sink = |p: &Progress| {
+        let _ = writeln!(diagnostics, "{}", progress_line(label, p));
+    };
+    Solver::new(table, stop)
+        .with_progress(PROGRESS_EVERY, &mut sink)
+        .solve(position, all)
+}
+
 /// Solves one position and writes `result:`, `winner:`, `best:` and, with `all`, `winning
 /// moves:`. Returns false when stopped before the answer (what is known is written then).
 pub fn solve_position(
@@ -69,13 +86,7 @@ pub fn solve_position(
     diagnostics: &mut impl Write,
 ) -> std::io::Result<bool> {
     let started = Instant::now();
-    let solution = {
-        let mut sink = |p: &Progress| {
-            let _ = writeln!(diagnostics, "{}", progress_line("", p));
-        };
-        let mut solver = Solver::new(table, stop).with_progress(PROGRESS_EVERY, &mut sink);
-        solver.solve(position, all)
-    };
+    let solution = solve_reporting(position, all, "", table, stop, diagnostics);
     let finished = write_solution(position, &solution, all, out)?;
     writeln!(
         diagnostics,
@@ -171,13 +182,7 @@ pub fn solve_openings(
             position.play_unchecked(reply);
             let label = format!("{removal} {reply}: ");
             let opening_started = Instant::now();
-            let solution = {
-                let mut sink = |p: &Progress| {
-                    let _ = writeln!(diagnostics, "{}", progress_line(&label, p));
-                };
-                let mut solver = Solver::new(table, stop).with_progress(PROGRESS_EVERY, &mut sink);
-                solver.solve(&position, false)
-            };
+            let solution = solve_reporting(&position, false, &label, table, stop, diagnostics);
             nodes += solution.nodes;
             let Some(wins) = solution.wins else {
                 writeln!(out, "{label}unknown (stopped)")?;
