@@ -2,54 +2,13 @@
 
 mod common;
 
+use common::arbiter::{arbiter, engine_spec, fixture, records, survivors};
 use common::scratch::Scratch;
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn fixture(behaviour: &str, tag: &str) -> String {
-    format!(
-        "cmd={} arg={behaviour} arg={tag} name={behaviour}",
-        env!("CARGO_BIN_EXE_konane-fixture")
-    )
-}
-
-fn engine_spec(name: &str) -> String {
-    format!("cmd={} name={name}", env!("CARGO_BIN_EXE_konane-engine"))
-}
+use std::process::Command;
 
 /// A scratch directory of this test's own, removed when the test ends.
 fn scratch(test: &str) -> Scratch {
     Scratch::new(&format!("arbiter-{test}"))
-}
-
-fn arbiter(engines: &[String], extra: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
-    for engine in engines {
-        command.arg("--engine").args(engine.split(' '));
-    }
-    command.args(extra).output().unwrap()
-}
-
-fn records(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-/// Processes whose command line contains `tag`: none may outlive the arbiter.
-fn survivors(tag: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
-            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            if text.contains(tag) && !text.contains("konane-arbiter") {
-                found.push(text);
-            }
-        }
-    }
-    found
 }
 
 /// Plays `games` games of `behaviour` against the correct `first` fixture and checks that the

@@ -3,7 +3,7 @@
 //! was sent, and what came back or that nothing came within the deadline.
 
 use crate::arbiter::log::Log;
-use crate::arbiter::process::{EngineProcess, HandshakeError, ReadError, describe_exit};
+use crate::arbiter::process::{self, EngineProcess, HandshakeError, ReadError, describe_exit};
 use crate::arbiter::spec::EngineSpec;
 use crate::board::splitmix64;
 use crate::moves::Move;
@@ -204,6 +204,7 @@ impl Session {
                             format!("no {awaited} within {} ms", within.as_millis())
                         }
                         ReadError::Closed => format!("{} before {awaited}", self.gone()),
+                        ReadError::Interrupted => format!("interrupted before {awaited}"),
                     };
                     let mut text = format!("sent {}: {why}", quote(sent));
                     if !seen.is_empty() {
@@ -631,6 +632,10 @@ impl Checker<'_> {
         evidence: String,
         report: &mut impl FnMut(&CheckResult),
     ) {
+        // After Ctrl-C every wait fails at once: those failures are not the engine's.
+        if process::interrupted() {
+            return;
+        }
         let result = CheckResult {
             name,
             outcome,
@@ -1084,6 +1089,7 @@ impl Checker<'_> {
                         Err(ReadError::Closed) => {
                             return Err(format!("sent {asked}: {}", s.gone()));
                         }
+                        Err(ReadError::Interrupted) => return Err("interrupted".to_string()),
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! ends the game itself. Whatever an engine does, the game ends with a winner and a reason.
 
 use crate::arbiter::log::Log;
-use crate::arbiter::process::{EngineProcess, Launch, ReadError};
+use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -189,7 +189,7 @@ impl Seat {
 
 fn failure(error: ReadError) -> Termination {
     match error {
-        ReadError::Timeout => Termination::Stall,
+        ReadError::Timeout | ReadError::Interrupted => Termination::Stall,
         ReadError::Closed => Termination::Crash,
     }
 }
@@ -269,6 +269,10 @@ pub fn play(
     let seats = [black, white];
     for (index, color) in [(0, Color::Black), (1, Color::White)] {
         if let Err(termination) = seats[index].ready(deadlines) {
+            // A handshake cut short by the user or the tournament's end is no one's fault.
+            if stop.load(Ordering::SeqCst) || process::interrupted() {
+                return None;
+            }
             return Some(record(color.opponent(), termination, moves, Vec::new()));
         }
     }
@@ -371,11 +375,12 @@ pub fn ask(
     let answer = sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop));
     let (line, at) = match answer {
         Ok(answer) => answer,
+        Err(ReadError::Interrupted) => return Asked::Stopped,
         Err(_) if stop.load(Ordering::SeqCst) => return Asked::Stopped,
         Err(error) => {
             seat.discard();
             let termination = match (error, game_rules.time_control) {
-                (ReadError::Closed, _) => Termination::Crash,
+                (ReadError::Closed | ReadError::Interrupted, _) => Termination::Crash,
                 (ReadError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
                     Termination::TimeForfeit
                 }

@@ -14,6 +14,7 @@ pub mod schedule;
 pub mod spec;
 pub mod standings;
 pub mod stats;
+pub mod watchdog;
 
 use crossbeam_channel::unbounded;
 use game::{GameRules, Seat};
@@ -170,13 +171,17 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     let total = schedule.total();
     let mut finished = total - remaining.len();
     if !remaining.is_empty() {
-        preflight::check_engines(
+        let checked = preflight::check_engines(
             &config.engines,
             config.game_rules.rules,
             &config.game_rules.deadlines,
             &config.log,
-        )
-        .map_err(RunError::Setup)?;
+        );
+        if process::interrupted() {
+            println!("Interrupted before the first game; --resume continues.");
+            return Ok(Ending::Interrupted);
+        }
+        checked.map_err(RunError::Setup)?;
     }
     let (job_sender, jobs) = unbounded();
     for job in &remaining {

@@ -2,6 +2,7 @@
 //! and killed with its whole group, then reaped, when dropped.
 
 use crate::arbiter::log::Log;
+use crate::arbiter::watchdog;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
@@ -9,6 +10,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -87,6 +89,26 @@ pub enum ReadError {
     Timeout,
     /// The engine closed its output or exited.
     Closed,
+    /// The user interrupted the program (see [`interrupt`]).
+    Interrupted,
+}
+
+/// Set once the user interrupts the program.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// How often a wait for an engine looks at [`INTERRUPTED`].
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
+/// Ends every wait for an engine's output, now and from now on, with
+/// [`ReadError::Interrupted`]: for the Ctrl-C handler, so that no handshake or move holds the
+/// program until its deadline.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// True once [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// A handshake step that failed: what was awaited, and why it did not come.
@@ -125,6 +147,7 @@ impl EngineProcess {
             .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", launch.command))?;
+        watchdog::guard(child.id());
         let recent = Recent::default();
         let stdout = child.stdout.take().expect("stdout was piped");
         let (sender, lines) = unbounded();
@@ -197,14 +220,21 @@ impl EngineProcess {
 
     /// The next line, waiting until `deadline` at the latest, with the moment it arrived.
     pub fn read_line(&mut self, deadline: Instant) -> Result<(String, Instant), ReadError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(Received { line, at }) => {
-                self.log.line(&self.name, '>', &line);
-                Ok((line, at))
+        loop {
+            if interrupted() {
+                return Err(ReadError::Interrupted);
             }
-            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+            let now = Instant::now();
+            let wait = deadline.saturating_duration_since(now).min(INTERRUPT_POLL);
+            match self.lines.recv_timeout(wait) {
+                Ok(Received { line, at }) => {
+                    self.log.line(&self.name, '>', &line);
+                    return Ok((line, at));
+                }
+                Err(RecvTimeoutError::Timeout) if now + wait < deadline => continue,
+                Err(RecvTimeoutError::Timeout) => return Err(ReadError::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(ReadError::Closed),
+            }
         }
     }
 
@@ -256,6 +286,7 @@ impl EngineProcess {
             (ReadError::Timeout, None) => {
                 format!("no '{awaited}' within {:.1} s", timeout.as_secs_f64())
             }
+            (ReadError::Interrupted, None) => format!("interrupted while waiting for '{awaited}'"),
         };
         // The stderr reader may still be delivering the last words of an engine that exited.
         std::thread::sleep(Duration::from_millis(50));
@@ -292,6 +323,8 @@ impl Drop for EngineProcess {
             let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
         }
         let _ = self.child.kill();
+        // Withdrawn before the child is reaped, while its number cannot yet be reused.
+        watchdog::release(self.child.id());
         let _ = self.child.wait();
     }
 }

@@ -10,6 +10,7 @@ use konane::arbiter::preflight;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
+use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
 use konane::cli::RulesArgs;
 use std::path::PathBuf;
@@ -99,6 +100,9 @@ keeps its time control and loses by it, or by a crash or an illegal move, like i
 is appended to --pgn and --results; a game left with quit is not recorded."
     )]
     Play(PlayArgs),
+    /// Internal: kills the engines' process groups when the arbiter that started it dies.
+    #[command(hide = true)]
+    Watchdog,
 }
 
 #[derive(Args)]
@@ -193,7 +197,11 @@ fn run_play(
         stall: Duration::from_secs(60),
         startup: Duration::from_secs(30),
     };
-    preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log)?;
+    let checked = preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log);
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(ExitCode::from(130));
+    }
+    checked?;
     let settings = PlaySettings {
         engine,
         human: args.human,
@@ -281,6 +289,10 @@ fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String
         spec.protocol
     );
     let results = check::run(&spec, &settings, |result| println!("{result}"));
+    if konane::arbiter::process::interrupted() {
+        println!("Interrupted after {} checks", results.len());
+        return Ok(ExitCode::from(130));
+    }
     let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
     let failed = count(Outcome::Fail);
     println!(
@@ -401,8 +413,26 @@ fn main() -> ExitCode {
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = interrupted.clone();
-    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+    let on_interrupt = move || {
+        flag.store(true, Ordering::SeqCst);
+        konane::arbiter::process::interrupt();
+    };
+    if let Err(error) = ctrlc::set_handler(on_interrupt) {
         eprintln!("warning: cannot catch Ctrl-C: {error}");
+    }
+    if let Some(Tool::Watchdog) = cli.tool {
+        watchdog::serve(std::io::stdin().lock());
+        return ExitCode::SUCCESS;
+    }
+    match std::env::current_exe() {
+        Ok(program) => {
+            if let Err(error) = watchdog::start(&program) {
+                eprintln!("warning: {error}; engines may outlive this program if it is killed");
+            }
+        }
+        Err(error) => eprintln!(
+            "warning: cannot find this program ({error}); engines may outlive it if it is killed"
+        ),
     }
     if let Some(tool) = cli.tool.take() {
         let (name, sub) = matches.subcommand().expect("a subcommand was given");
@@ -410,6 +440,7 @@ fn main() -> ExitCode {
         let outcome = match tool {
             Tool::Check(args) => run_check(args, &groups),
             Tool::Play(args) => run_play(args, &groups, &interrupted),
+            Tool::Watchdog => unreachable!("served above"),
         };
         return outcome.unwrap_or_else(|error| {
             eprintln!("error: {name}: {error}");

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: a seeded random source and a naive move generator.
 #![allow(dead_code)]
 
+pub mod arbiter;
 pub mod naive;
 pub mod process;
 pub mod scratch;
