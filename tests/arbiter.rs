@@ -345,9 +345,10 @@ fn resume_replays_nothing_that_finished() {
 }
 
 #[test]
-fn sprt_stops_when_decided() {
+fn sprt_stops_when_decided_and_finishes_the_games_in_progress() {
     let dir = scratch("sprt");
     let results = dir.join("results.jsonl");
+    let log = dir.join("log.txt");
     let tag = format!("tag-{}-sprt", std::process::id());
     let output = arbiter(
         &[engine_spec("engine"), fixture("first", &tag)],
@@ -363,12 +364,45 @@ fn sprt_stops_when_decided() {
             "--sprt",
             "elo0=0",
             "elo1=100",
+            "--concurrency",
+            "3",
+            "--log",
+            log.to_str().unwrap(),
         ],
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(stdout.contains("H1 accepted"), "{stdout}");
-    assert!(records(&results).len() < 400);
+    let games = records(&results);
+    assert!(games.len() < 400);
+    // Games start in order, so the games started are 1..=n: all of them are recorded.
+    let ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        (1..=ids.len() as u64).collect::<Vec<_>>(),
+        "{stdout}"
+    );
+    let decided_at: usize = stdout
+        .split("The SPRT decided after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the decision is reported");
+    let in_progress: usize = stdout
+        .find(" games then in progress")
+        .map(|end| stdout[..end].rsplit(' ').next().unwrap().parse().unwrap())
+        .unwrap_or(0);
+    assert_eq!(decided_at + in_progress, games.len(), "{stdout}");
+    // Each game begins with a new game for both engines.
+    let log = std::fs::read_to_string(&log).unwrap();
+    let started = log.lines().filter(|l| l.ends_with("< ucinewgame")).count() / 2;
+    assert_eq!(
+        started,
+        games.len(),
+        "every game started was finished and recorded"
+    );
     assert!(survivors(&tag).is_empty());
 }
 

@@ -92,3 +92,106 @@ fn ctrl_c_during_a_handshake_ends_the_run_at_once() {
         survivors(&tag)
     );
 }
+
+/// The games of a PGN file: each `Round` with its `Result`.
+fn pgn_games(path: &std::path::Path) -> Vec<(u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let tag = |line: &str, name: &str| {
+        line.strip_prefix(&format!("[{name} \""))
+            .map(|rest| rest.trim_end_matches("\"]").to_string())
+    };
+    let mut games = Vec::new();
+    let mut round = None;
+    for line in text.lines() {
+        if let Some(value) = tag(line, "Round") {
+            round = value.parse().ok();
+        }
+        if let (Some(value), Some(id)) = (tag(line, "Result"), round) {
+            games.push((id, value));
+        }
+    }
+    games
+}
+
+/// A record without what differs from run to run (the move times).
+fn game_only(mut record: serde_json::Value) -> serde_json::Value {
+    record.as_object_mut().unwrap().remove("move_times_ms");
+    record
+}
+
+#[test]
+fn killed_again_and_again_then_resumed_the_tournament_has_exactly_its_games() {
+    let dir = common::scratch::Scratch::new("sigkill-resume");
+    let tag = format!("tag-{}-resume", std::process::id());
+    let engines = [fixture("first", &tag), fixture("mobility4", &tag)];
+    let run = |results: &std::path::Path, pgn: &std::path::Path| {
+        let mut command = arbiter_command(&engines, &["--games", "200", "--concurrency", "2"]);
+        command
+            .args(["--random-plies", "4", "--resume"])
+            .args(["--results", results.to_str().unwrap()])
+            .args(["--pgn", pgn.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command
+    };
+    let (clean_results, clean_pgn) = (dir.join("clean.jsonl"), dir.join("clean.pgn"));
+    assert!(run(&clean_results, &clean_pgn).status().unwrap().success());
+
+    let (results, pgn) = (dir.join("results.jsonl"), dir.join("games.pgn"));
+    let mut rng = common::Rng::new(9);
+    let mut killed_with = Vec::new();
+    for round in 0..8 {
+        let mut arbiter = run(&results, &pgn).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(50 + rng.below(350) as u64));
+        signal(&arbiter, Signal::SIGKILL);
+        arbiter.wait().unwrap();
+        killed_with.push(common::arbiter::records(&results).len());
+        if round == 3 {
+            // A kill in the middle of writing, made certain: half a record, half a game.
+            let mut append = std::fs::File::options();
+            append.append(true).create(true);
+            let mut file = append.open(&results).unwrap();
+            std::io::Write::write_all(&mut file, br#"{"id":7,"black":"fi"#).unwrap();
+            let mut file = append.open(&pgn).unwrap();
+            std::io::Write::write_all(&mut file, b"[Event \"konane-arbiter\"]\n[Round \"7\"]\n")
+                .unwrap();
+        }
+    }
+    // The kills came in the middle of the run, not after it.
+    assert!(
+        killed_with.iter().any(|&n| n > 0 && n < 200),
+        "{killed_with:?}"
+    );
+    let output = run(&results, &pgn).stdout(Stdio::piped()).output().unwrap();
+    assert!(output.status.success());
+
+    let records: Vec<serde_json::Value> = common::arbiter::records(&results);
+    let mut ids: Vec<u64> = records.iter().map(|r| r["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, (1..=200).collect::<Vec<_>>(), "none lost, none twice");
+    let mut played: Vec<serde_json::Value> = records.into_iter().map(game_only).collect();
+    played.sort_by_key(|r| r["id"].as_u64());
+    let mut clean: Vec<serde_json::Value> = common::arbiter::records(&clean_results)
+        .into_iter()
+        .map(game_only)
+        .collect();
+    clean.sort_by_key(|r| r["id"].as_u64());
+    assert_eq!(played, clean, "the same games as a run never killed");
+
+    let mut games = pgn_games(&pgn);
+    games.sort();
+    let expected: Vec<(u64, String)> = played
+        .iter()
+        .map(|r| {
+            let white_won = r["winner"] == "white";
+            let result = if white_won { "1-0" } else { "0-1" };
+            (r["id"].as_u64().unwrap(), result.to_string())
+        })
+        .collect();
+    assert_eq!(games, expected, "the PGN agrees with the results");
+    assert!(
+        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
+        "{:?}",
+        survivors(&tag)
+    );
+}

@@ -113,6 +113,11 @@ impl std::fmt::Display for RunError {
     }
 }
 
+/// True when the tournament has an SPRT and it has accepted a hypothesis.
+fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
+    sprt.is_some_and(|sprt| sprt.verdict(standings.pairs[0].llr(sprt)) != Verdict::Continue)
+}
+
 /// Runs the tournament, printing progress and the final table to stdout.
 pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, RunError> {
     let mut seen = HashMap::new();
@@ -136,7 +141,11 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             .results
             .as_ref()
             .ok_or(RunError::Setup("--resume needs --results FILE".into()))?;
-        for record in read_results(results).map_err(RunError::Setup)? {
+        if let Some(warning) = results::repair(results).map_err(RunError::Setup)? {
+            eprintln!("warning: {warning}");
+        }
+        let records = read_results(results).map_err(RunError::Setup)?;
+        for record in &records {
             let valid = record.id >= 1 && record.id <= schedule.total();
             let job = valid.then(|| schedule.job(record.id));
             let expected = job.map(|job| {
@@ -151,7 +160,13 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
                 )));
             }
             done[record.id] = true;
-            standings.add(&schedule, &record);
+            standings.add(&schedule, record);
+        }
+        // The PGN is written after the results: it may lack the last games, or end torn.
+        if let Some(pgn_path) = &config.pgn
+            && let Some(warning) = pgn::reconcile(pgn_path, &records).map_err(RunError::Setup)?
+        {
+            eprintln!("warning: {warning}");
         }
     } else if let Some(results) = &config.results
         && results.exists()
@@ -164,8 +179,10 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             results.display()
         )));
     }
+    // A resumed run whose SPRT had already decided plays nothing more.
+    let decided = sprt_decided(config.sprt.as_ref(), &standings);
     let remaining: Vec<Job> = (1..=schedule.total())
-        .filter(|&id| !done[id])
+        .filter(|&id| !done[id] && !decided)
         .map(|id| schedule.job(id))
         .collect();
     let total = schedule.total();
@@ -189,18 +206,27 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     }
     drop(job_sender);
     let (result_sender, results) = unbounded();
+    // `stop` abandons the games in progress (Ctrl-C, an output error); `no_more` only keeps
+    // new games from starting (a decided SPRT), so that the games in progress are finished.
     let stop = Arc::new(AtomicBool::new(false));
+    let no_more = Arc::new(AtomicBool::new(false));
+    let (mut abandoned, mut finished_after_verdict) = (0, 0);
     let rules = config.game_rules.rules;
-    let mut ending = Ending::Complete;
+    let mut ending = if decided {
+        Ending::SprtDecided
+    } else {
+        Ending::Complete
+    };
     let mut last_record = None;
     std::thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..config.concurrency.max(1) {
-            let (jobs, result_sender, stop) = (jobs.clone(), result_sender.clone(), stop.clone());
+            let (jobs, result_sender) = (jobs.clone(), result_sender.clone());
+            let (stop, no_more) = (stop.clone(), no_more.clone());
             let (engines, schedule, config) = (&config.engines, &schedule, &config);
             scope.spawn(move || {
                 let mut seats: HashMap<usize, Seat> = HashMap::new();
                 while let Ok(job) = jobs.recv() {
-                    if stop.load(Ordering::SeqCst) {
+                    if stop.load(Ordering::SeqCst) || no_more.load(Ordering::SeqCst) {
                         break;
                     }
                     let (black, white) = schedule.colours(job);
@@ -243,14 +269,17 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             }
             let record = match results.recv_timeout(std::time::Duration::from_millis(50)) {
                 Ok(Some(record)) => record,
-                Ok(None) => continue,
+                Ok(None) => {
+                    abandoned += 1;
+                    continue;
+                }
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             };
             let json =
                 serde_json::to_string(&record).map_err(|e| RunError::Output(e.to_string()))?;
             if let Err(error) = append(&config.results, &(json + "\n"))
-                .and_then(|_| append(&config.pgn, &pgn(&record, record.id, "konane-arbiter")))
+                .and_then(|_| append(&config.pgn, &pgn(&record, record.id, pgn::EVENT)))
             {
                 stop.store(true, Ordering::SeqCst);
                 return Err(RunError::Output(error));
@@ -259,12 +288,11 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             finished += 1;
             last_record = Some(record.clone());
             println!("{finished}/{total}  {}", progress_line(&record));
-            if let Some(sprt) = &config.sprt
-                && sprt.verdict(standings.pairs[0].llr(sprt)) != Verdict::Continue
-                && ending == Ending::Complete
-            {
+            if ending == Ending::SprtDecided {
+                finished_after_verdict += 1;
+            } else if sprt_decided(config.sprt.as_ref(), &standings) && ending == Ending::Complete {
                 ending = Ending::SprtDecided;
-                stop.store(true, Ordering::SeqCst);
+                no_more.store(true, Ordering::SeqCst);
             }
         }
         Ok(())
@@ -274,9 +302,22 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     }
     match ending {
         Ending::Interrupted => {
-            println!("\nInterrupted after {finished} of {total} games; --resume continues.")
+            println!("\nInterrupted after {finished} of {total} games; --resume continues.");
+            if abandoned > 0 {
+                println!(
+                    "{abandoned} games in progress were abandoned, not recorded: --resume plays them again."
+                );
+            }
         }
-        Ending::SprtDecided => println!("\nThe SPRT decided after {finished} games."),
+        Ending::SprtDecided => {
+            let decided_at = finished - finished_after_verdict;
+            println!("\nThe SPRT decided after {decided_at} games.");
+            if finished_after_verdict > 0 {
+                println!(
+                    "The {finished_after_verdict} games then in progress were finished; they are recorded and counted below."
+                );
+            }
+        }
         Ending::Complete => println!("\nFinished {finished} games."),
     }
     print!("{}", standings.table(&schedule, config.sprt.as_ref()));

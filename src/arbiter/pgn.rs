@@ -3,6 +3,13 @@
 use crate::arbiter::game::GameRecord;
 use crate::position::Position;
 use crate::rules::Rules;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// The `Event` tag of the arbiter's games.
+pub const EVENT: &str = "konane-arbiter";
 
 /// The PGN text of one game. `Result` follows the PGN convention: `1-0` is a win for White.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
@@ -58,6 +65,61 @@ pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
     }
     text += "\n\n";
     text
+}
+
+/// Brings the PGN file at `path` into agreement with the results file's `records` after an
+/// interruption: a torn last game is cut off, and every recorded game the PGN lacks (it is
+/// written after the results) is appended. Returns what was done, when anything was.
+pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, String> {
+    let named = |e: std::io::Error| format!("--pgn {}: {e}", path.display());
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(named(e)),
+    };
+    // Every game ends with its result and a blank line; whatever follows the last such end
+    // is a game torn in the writing.
+    let kept = ["1-0\n\n", "0-1\n\n"]
+        .iter()
+        .filter_map(|end| text.rfind(end).map(|i| i + end.len()))
+        .max()
+        .unwrap_or(0);
+    let rounds: HashSet<usize> = text[..kept]
+        .lines()
+        .filter_map(|line| line.strip_prefix("[Round \""))
+        .filter_map(|rest| rest.trim_end_matches("\"]").parse().ok())
+        .collect();
+    let missing: Vec<&GameRecord> = records.iter().filter(|r| !rounds.contains(&r.id)).collect();
+    if kept == text.len() && missing.is_empty() {
+        return Ok(None);
+    }
+    let file = File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(named)?;
+    file.set_len(kept as u64).map_err(named)?;
+    for record in &missing {
+        (&file)
+            .write_all(pgn(record, record.id, EVENT).as_bytes())
+            .map_err(named)?;
+    }
+    file.sync_data().map_err(named)?;
+    let mut done = Vec::new();
+    if kept < text.len() {
+        done.push("a torn last game was removed".to_string());
+    }
+    if !missing.is_empty() {
+        done.push(format!(
+            "{} recorded games it lacked were added",
+            missing.len()
+        ));
+    }
+    Ok(Some(format!(
+        "--pgn {}: {}",
+        path.display(),
+        done.join("; ")
+    )))
 }
 
 /// The start position string of a board written `WxH`.

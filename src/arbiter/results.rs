@@ -33,6 +33,33 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
     Ok(records)
 }
 
+/// Makes a results file safe to append to after an interruption while writing: a torn last
+/// line is cut off, and a complete last line that lacks its line end gets one. Returns a
+/// warning when something was repaired.
+pub fn repair(path: &Path) -> Result<Option<String>, String> {
+    let named = |e: std::io::Error| format!("--results {}: {e}", path.display());
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(named(e)),
+    };
+    if text.is_empty() || text.ends_with(b"\n") {
+        return Ok(None);
+    }
+    let kept = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let complete = serde_json::from_slice::<GameRecord>(&text[kept..]).is_ok();
+    let file = File::options().append(true).open(path).map_err(named)?;
+    let warning = if complete {
+        (&file).write_all(b"\n").map_err(named)?;
+        "its last line lacked a line end, now added"
+    } else {
+        file.set_len(kept as u64).map_err(named)?;
+        "its torn last line (a game being written when the run stopped) was removed; that game is played again"
+    };
+    file.sync_data().map_err(named)?;
+    Ok(Some(format!("--results {}: {warning}", path.display())))
+}
+
 /// Appends `text` to the file at `path`, if any, and syncs it to disk.
 pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
     if let Some(path) = path {
