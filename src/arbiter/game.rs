@@ -3,6 +3,7 @@
 
 use crate::arbiter::log::Log;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
+use crate::arbiter::tournament::{Shard, TournamentId};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -115,6 +116,13 @@ pub struct GameRecord {
     pub opening_rule: String,
     /// The capture rule.
     pub capture: String,
+    /// The tournament the game belongs to (absent from `play`'s games and from results files
+    /// of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentId>,
+    /// The slice of the tournament that played it, under `--shard`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl GameRecord {
@@ -265,6 +273,8 @@ pub fn play(
             board: format!("{}x{}", rules.width(), rules.height()),
             opening_rule: rules.opening.to_string(),
             capture: rules.capture.to_string(),
+            tournament: None,
+            shard: None,
         };
     let seats = [black, white];
     for (index, color) in [(0, Color::Black), (1, Color::White)] {

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod game;
 pub mod log;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod play;
@@ -14,10 +15,11 @@ pub mod schedule;
 pub mod spec;
 pub mod standings;
 pub mod stats;
+pub mod tournament;
 pub mod watchdog;
 
 use crossbeam_channel::unbounded;
-use game::{GameRules, Seat};
+use game::{GameRecord, GameRules, Seat};
 use log::Log;
 use openings::OpeningSource;
 use pgn::pgn;
@@ -30,6 +32,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use tournament::{Shard, TournamentId};
 
 /// Everything a tournament needs.
 pub struct Config {
@@ -55,6 +58,8 @@ pub struct Config {
     pub resume: bool,
     /// `--sprt`.
     pub sprt: Option<Sprt>,
+    /// `--shard`: play only this slice of the game pairs.
+    pub shard: Option<Shard>,
     /// `--log`.
     pub log: Log,
     /// Draw the final board of the last game played (the demo does).
@@ -113,6 +118,63 @@ impl std::fmt::Display for RunError {
     }
 }
 
+/// Reads the games of `config`'s results file into `standings` and `done`, after checking
+/// that each belongs to this tournament (and shard), and repairs what an interruption while
+/// writing may have left in the results and the PGN.
+fn resume(
+    config: &Config,
+    schedule: &Schedule,
+    identity: &TournamentId,
+    standings: &mut Standings,
+    done: &mut [bool],
+) -> Result<(), RunError> {
+    let results = config
+        .results
+        .as_ref()
+        .ok_or(RunError::Setup("--resume needs --results FILE".into()))?;
+    if let Some(warning) = results::repair(results).map_err(RunError::Setup)? {
+        eprintln!("warning: {warning}");
+    }
+    let records = read_results(results).map_err(RunError::Setup)?;
+    for record in &records {
+        let valid = record.id >= 1 && record.id <= schedule.total();
+        let job = valid.then(|| schedule.job(record.id));
+        let expected = job.map(|job| {
+            let (black, white) = schedule.colours(job);
+            (&identity.engines[black], &identity.engines[white])
+        });
+        let same_tournament = record.tournament.as_ref().is_none_or(|id| id == identity);
+        if expected != Some((&record.black, &record.white)) || !same_tournament || done[record.id] {
+            return Err(RunError::Setup(format!(
+                "--resume: game {} in {} does not belong to this tournament (the same engines, names, options, --games, --seed, openings, rules and time control are needed)",
+                record.id,
+                results.display()
+            )));
+        }
+        if record.shard != config.shard {
+            let name = |shard: Option<Shard>| {
+                shard.map_or("no shard".to_string(), |s| format!("shard {s}"))
+            };
+            return Err(RunError::Setup(format!(
+                "--resume: game {} in {} was played by {}, and this run is {}",
+                record.id,
+                results.display(),
+                name(record.shard),
+                name(config.shard)
+            )));
+        }
+        done[record.id] = true;
+        standings.add(schedule, record);
+    }
+    // The PGN is written after the results: it may lack the last games, or end torn.
+    if let Some(pgn_path) = &config.pgn
+        && let Some(warning) = pgn::reconcile(pgn_path, &records).map_err(RunError::Setup)?
+    {
+        eprintln!("warning: {warning}");
+    }
+    Ok(())
+}
+
 /// True when the tournament has an SPRT and it has accepted a hypothesis.
 fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
     sprt.is_some_and(|sprt| sprt.verdict(standings.pairs[0].llr(sprt)) != Verdict::Continue)
@@ -135,39 +197,15 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
         .map(|e| e.launch.name.clone())
         .collect();
     let mut standings = Standings::new(names.clone(), schedule.pairings.len());
+    let identity = TournamentId::of(&config);
+    if config.shard.is_some() && config.sprt.is_some() {
+        println!(
+            "This shard plays its whole slice: the SPRT is for `konane-arbiter merge` to apply to all shards together."
+        );
+    }
     let mut done = vec![false; schedule.total() + 1];
     if config.resume {
-        let results = config
-            .results
-            .as_ref()
-            .ok_or(RunError::Setup("--resume needs --results FILE".into()))?;
-        if let Some(warning) = results::repair(results).map_err(RunError::Setup)? {
-            eprintln!("warning: {warning}");
-        }
-        let records = read_results(results).map_err(RunError::Setup)?;
-        for record in &records {
-            let valid = record.id >= 1 && record.id <= schedule.total();
-            let job = valid.then(|| schedule.job(record.id));
-            let expected = job.map(|job| {
-                let (black, white) = schedule.colours(job);
-                (names[black].as_str(), names[white].as_str())
-            });
-            if expected != Some((record.black.as_str(), record.white.as_str())) || done[record.id] {
-                return Err(RunError::Setup(format!(
-                    "--resume: game {} in {} does not belong to this tournament (same engines, names and --games are needed)",
-                    record.id,
-                    results.display()
-                )));
-            }
-            done[record.id] = true;
-            standings.add(&schedule, record);
-        }
-        // The PGN is written after the results: it may lack the last games, or end torn.
-        if let Some(pgn_path) = &config.pgn
-            && let Some(warning) = pgn::reconcile(pgn_path, &records).map_err(RunError::Setup)?
-        {
-            eprintln!("warning: {warning}");
-        }
+        resume(&config, &schedule, &identity, &mut standings, &mut done)?;
     } else if let Some(results) = &config.results
         && results.exists()
         && std::fs::metadata(results)
@@ -179,13 +217,17 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             results.display()
         )));
     }
+    // A shard never stops for the SPRT: it sees only its slice.
+    let sprt = config.sprt.filter(|_| config.shard.is_none());
     // A resumed run whose SPRT had already decided plays nothing more.
-    let decided = sprt_decided(config.sprt.as_ref(), &standings);
+    let decided = sprt_decided(sprt.as_ref(), &standings);
+    let mine = |id: &usize| config.shard.is_none_or(|shard| shard.has(*id));
     let remaining: Vec<Job> = (1..=schedule.total())
+        .filter(mine)
         .filter(|&id| !done[id] && !decided)
         .map(|id| schedule.job(id))
         .collect();
-    let total = schedule.total();
+    let total = (1..=schedule.total()).filter(mine).count();
     let mut finished = total - remaining.len();
     if !remaining.is_empty() {
         let checked = preflight::check_engines(
@@ -276,6 +318,11 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             };
+            let record = GameRecord {
+                tournament: Some(identity.clone()),
+                shard: config.shard,
+                ..record
+            };
             let json =
                 serde_json::to_string(&record).map_err(|e| RunError::Output(e.to_string()))?;
             if let Err(error) = append(&config.results, &(json + "\n"))
@@ -290,7 +337,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             println!("{finished}/{total}  {}", progress_line(&record));
             if ending == Ending::SprtDecided {
                 finished_after_verdict += 1;
-            } else if sprt_decided(config.sprt.as_ref(), &standings) && ending == Ending::Complete {
+            } else if sprt_decided(sprt.as_ref(), &standings) && ending == Ending::Complete {
                 ending = Ending::SprtDecided;
                 no_more.store(true, Ordering::SeqCst);
             }

@@ -287,6 +287,8 @@ pub fn play(
         board: format!("{}x{}", rules.width(), rules.height()),
         opening_rule: rules.opening.to_string(),
         capture: rules.capture.to_string(),
+        tournament: None,
+        shard: None,
     };
     let winner_name = &names[if winner == Color::Black { 0 } else { 1 }];
     let how = match &termination {

@@ -4,12 +4,16 @@ use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand}
 use konane::arbiter::check::{self, CheckSettings, Outcome};
 use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
+use konane::arbiter::merge;
 use konane::arbiter::openings::{OpeningSource, read_openings};
+use konane::arbiter::pgn;
 use konane::arbiter::play::{self, PlaySettings};
 use konane::arbiter::preflight;
+use konane::arbiter::results::append;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
+use konane::arbiter::tournament::Shard;
 use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
 use konane::cli::RulesArgs;
@@ -78,6 +82,9 @@ struct Cli {
     /// Log every line sent to (<) and received from (>) every engine, and what it writes on stderr (!), with timestamps.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Play only slice K of N of the game pairs (same seed and openings as the whole run), into its own --results; `merge` joins the slices.
+    #[arg(long, value_name = "K/N", requires = "results")]
+    shard: Option<Shard>,
 }
 
 #[derive(Subcommand)]
@@ -100,6 +107,14 @@ keeps its time control and loses by it, or by a crash or an illegal move, like i
 is appended to --pgn and --results; a game left with quit is not recorded."
     )]
     Play(PlayArgs),
+    /// Merge the results files of one tournament's shards: check them, print the table and SPRT.
+    #[command(
+        after_help = "Every game must carry the same tournament (engines, options, --games, --seed, openings, \
+rules and time control) and fit its schedule and shard; a game found twice is refused. The table and the \
+SPRT are those one run of all the games would print. Example: \
+konane-arbiter merge results-1.jsonl results-2.jsonl results-3.jsonl --results all.jsonl"
+    )]
+    Merge(MergeArgs),
     /// Internal: kills the engines' process groups when the arbiter that started it dies.
     #[command(hide = true)]
     Watchdog,
@@ -129,6 +144,38 @@ struct PlayArgs {
     /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
     #[arg(long)]
     log: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The results files, one per shard.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also write every game, in order, to this new results file.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Also write every game, in order, as PGN to this new file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+}
+
+fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
+    for output in [&args.results, &args.pgn].into_iter().flatten() {
+        if args.files.contains(output) || output.exists() {
+            return Err(format!(
+                "{} already exists: merge writes only new files",
+                output.display()
+            ));
+        }
+    }
+    let merged = merge::merge(&args.files)?;
+    for record in &merged.records {
+        let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
+        append(&args.results, &(json + "\n"))?;
+        append(&args.pgn, &pgn::pgn(record, record.id, pgn::EVENT))?;
+    }
+    print!("{}", merged.report(args.files.len())?);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn parse_colour(text: &str) -> Result<konane::Color, String> {
@@ -403,6 +450,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         results: cli.results,
         resume: cli.resume,
         sprt,
+        shard: cli.shard,
         log,
         show_last_board: demo,
     })
@@ -440,6 +488,7 @@ fn main() -> ExitCode {
         let outcome = match tool {
             Tool::Check(args) => run_check(args, &groups),
             Tool::Play(args) => run_play(args, &groups, &interrupted),
+            Tool::Merge(args) => run_merge(args),
             Tool::Watchdog => unreachable!("served above"),
         };
         return outcome.unwrap_or_else(|error| {

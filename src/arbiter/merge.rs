@@ -1,0 +1,113 @@
+//! `konane-arbiter merge`: the results files of one tournament's shards read as one run.
+
+use crate::arbiter::game::GameRecord;
+use crate::arbiter::results::read_results;
+use crate::arbiter::standings::Standings;
+use crate::arbiter::tournament::TournamentId;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// The games of several results files, checked to be one tournament's, each game once.
+pub struct Merged {
+    /// The tournament they belong to.
+    pub identity: TournamentId,
+    /// Every game, by number.
+    pub records: Vec<GameRecord>,
+}
+
+/// Reads and checks the results files at `paths`: every game must name the same tournament,
+/// fit its schedule (number, engines, shard) and appear only once.
+pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
+    let mut identity: Option<(TournamentId, &Path)> = None;
+    let mut seen: HashMap<usize, &Path> = HashMap::new();
+    let mut records = Vec::new();
+    for path in paths {
+        for record in read_results(path)? {
+            let place = format!("{}: game {}", path.display(), record.id);
+            let Some(id) = &record.tournament else {
+                return Err(format!(
+                    "{place} names no tournament (it was written by `play` or by an older konane-arbiter), so it cannot be merged"
+                ));
+            };
+            match &identity {
+                None => identity = Some((id.clone(), path)),
+                Some((known, first)) if known != id => {
+                    return Err(format!(
+                        "{} and {} hold games of different tournaments (fingerprints {} and {}): the engines, their options, --games, --seed, openings, rules or time control differ",
+                        first.display(),
+                        path.display(),
+                        known.fingerprint,
+                        id.fingerprint
+                    ));
+                }
+                Some(_) => {}
+            }
+            check_place(&record, id).map_err(|why| format!("{place} {why}"))?;
+            if let Some(other) = seen.insert(record.id, path) {
+                return Err(format!(
+                    "game {} is both in {} and in {}: was a shard given twice, or played twice?",
+                    record.id,
+                    other.display(),
+                    path.display()
+                ));
+            }
+            records.push(record);
+        }
+    }
+    let (identity, _) = identity.ok_or("the files hold no games")?;
+    records.sort_by_key(|record| record.id);
+    Ok(Merged { identity, records })
+}
+
+/// Why `record` cannot be game `record.id` of tournament `id`, if it cannot.
+fn check_place(record: &GameRecord, id: &TournamentId) -> Result<(), String> {
+    let schedule = id.schedule()?;
+    if record.id == 0 || record.id > schedule.total() {
+        return Err(format!(
+            "is beyond the tournament's {} games",
+            schedule.total()
+        ));
+    }
+    let (black, white) = schedule.colours(schedule.job(record.id));
+    if (&record.black, &record.white) != (&id.engines[black], &id.engines[white]) {
+        return Err(format!(
+            "has {} (Black) against {} (White), but the schedule has {} against {}",
+            record.black, record.white, id.engines[black], id.engines[white]
+        ));
+    }
+    if let Some(shard) = record.shard
+        && !shard.has(record.id)
+    {
+        return Err(format!("is not part of shard {shard}, which played it"));
+    }
+    Ok(())
+}
+
+impl Merged {
+    /// What was merged, then the standings and the SPRT as one run would print them.
+    pub fn report(&self, files: usize) -> Result<String, String> {
+        let schedule = self.identity.schedule()?;
+        let mut standings = Standings::new(self.identity.engines.clone(), schedule.pairings.len());
+        let mut shards: BTreeMap<String, usize> = BTreeMap::new();
+        for record in &self.records {
+            standings.add(&schedule, record);
+            let shard = record
+                .shard
+                .map_or("unsharded".to_string(), |s| s.to_string());
+            *shards.entry(shard).or_default() += 1;
+        }
+        let parts: Vec<String> = shards
+            .iter()
+            .map(|(shard, games)| format!("{shard}: {games}"))
+            .collect();
+        let mut text = format!(
+            "Merged {} of {} games from {files} files (tournament {}; games by shard: {}).\n",
+            self.records.len(),
+            schedule.total(),
+            self.identity.fingerprint,
+            parts.join(", ")
+        );
+        text += &standings.table(&schedule, self.identity.sprt()?.as_ref());
+        Ok(text)
+    }
+}
