@@ -88,6 +88,7 @@ pub fn run(depth: u32, flags: &Flags) -> Option<BenchResult> {
         let settings = Settings {
             threads: 1,
             move_overhead: Duration::ZERO,
+            skill: crate::search::skill::FULL,
         };
         let shared = Shared { tt: &tt, flags };
         nodes += search::search(&position, &limits, settings, shared, &mut |_| {}).nodes;

@@ -9,7 +9,7 @@ use crate::rules::{Capture, Opening, Rules};
 use crate::search::exact::Exact;
 use crate::search::time::Limits;
 use crate::search::tt::Table;
-use crate::search::{self, Flags, Report, Score, Settings, Shared};
+use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
 use crate::square::Color;
 use crossbeam_channel::{Receiver, unbounded};
 use std::io::{BufRead, Write};
@@ -56,6 +56,8 @@ enum Dialect {
 struct Options {
     hash_mb: usize,
     threads: usize,
+    /// 0 to [`skill::FULL`].
+    skill: u8,
     move_overhead: u64,
     ponder: bool,
     width: usize,
@@ -69,6 +71,7 @@ impl Default for Options {
         Options {
             hash_mb: 16,
             threads: 1,
+            skill: skill::FULL,
             move_overhead: 30,
             ponder: false,
             width: 8,
@@ -80,8 +83,9 @@ impl Default for Options {
 }
 
 /// The `option` lines of the handshake.
-const OPTION_LINES: [&str; 8] = [
+const OPTION_LINES: [&str; 9] = [
     "option name Hash type spin default 16 min 1 max 65536",
+    "option name Skill type spin default 20 min 0 max 20",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MoveOverhead type spin default 30 min 0 max 5000",
     "option name Ponder type check default false",
@@ -109,6 +113,7 @@ impl Options {
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.hash_mb = spin("Hash", value, 1, 65536)? as usize,
             "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
+            "skill" => self.skill = spin("Skill", value, 0, u64::from(skill::FULL))? as u8,
             "moveoverhead" | "move overhead" => {
                 self.move_overhead = spin("MoveOverhead", value, 0, 5000)?
             }
@@ -489,8 +494,15 @@ impl EngineThread {
         let settings = Settings {
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead),
+            skill: self.options.skill,
         };
-        if let Some(win) = self.prove_win(go, settings.move_overhead) {
+        // Exact play is full strength's alone.
+        let proven = if settings.skill == skill::FULL {
+            self.prove_win(go, settings.move_overhead)
+        } else {
+            None
+        };
+        if let Some(win) = proven {
             self.busy.store(false, Ordering::SeqCst);
             self.output.line(&format!("bestmove {win}"));
             return;

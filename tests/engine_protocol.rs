@@ -23,6 +23,7 @@ fn uci_handshake_lists_every_option() {
     assert!(lines[1].starts_with("id author"));
     for option in [
         "Hash",
+        "Skill",
         "Threads",
         "MoveOverhead",
         "Ponder",
@@ -133,6 +134,10 @@ fn every_bad_input_gets_one_error_line_and_changes_nothing() {
             "unknown capture 'diagonal'",
         ),
         ("setoption name Colour value red", "unknown option 'Colour'"),
+        (
+            "setoption name Skill value 21",
+            "Skill must be a whole number from 0 to 20, not '21'",
+        ),
         ("go depth soon", "'depth' needs a whole number, not 'soon'"),
         ("go sideways", "unknown parameter 'sideways'"),
         ("query weather", "not 'weather'"),
@@ -257,6 +262,39 @@ fn quit_exits_during_a_search() {
     e.send("go infinite");
     e.send("quit");
     assert!(e.wait_exit().is_some_and(|s| s.success()));
+}
+
+#[test]
+fn skill_levels_play_legal_moves_and_weak_levels_vary() {
+    // An early middle game: many moves, several of them close in value.
+    let mut position = Position::start(Rules::default()).unwrap();
+    let mut played = Vec::new();
+    for ply in 0..6 {
+        let legal = position.legal_moves();
+        let mv = legal[ply * 7 % legal.len()];
+        position.play(mv).unwrap();
+        played.push(mv.to_string());
+    }
+    let moves = played.join(" ");
+    let chosen = |skill: u8, depth: u32| {
+        let mut e = engine();
+        e.send(&format!("setoption name Skill value {skill}"));
+        e.send(&format!("position startpos moves {moves}"));
+        e.send(&format!("go depth {depth}"));
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        let text = bestmove(&lines).split_whitespace().next().unwrap();
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(position.check(mv), Ok(()), "skill {skill}");
+        mv
+    };
+    let weak: std::collections::HashSet<Move> = (0..12).map(|_| chosen(0, 3)).collect();
+    assert!(
+        weak.len() > 1,
+        "Skill 0 chooses at random among close moves: {weak:?}"
+    );
+    let full: std::collections::HashSet<Move> = (0..3).map(|_| chosen(20, 3)).collect();
+    assert_eq!(full.len(), 1, "full strength is deterministic: {full:?}");
+    chosen(10, 4);
 }
 
 #[test]

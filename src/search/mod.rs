@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod exact;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -100,6 +101,8 @@ pub struct Settings {
     pub threads: usize,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
+    /// 0 (weakest) to [`skill::FULL`] (full strength); see [`skill`].
+    pub skill: u8,
 }
 
 /// Searches `position` within `limits`, calling `report` after each finished iteration.
@@ -135,8 +138,14 @@ impl BoardVisitor for RootSearch<'_> {
         let helpers_stop = AtomicBool::new(false);
         let start = Instant::now();
         let budget = self.limits.budget(self.settings.move_overhead);
+        let level = self.settings.skill;
+        let helpers = if level < skill::FULL {
+            0
+        } else {
+            self.settings.threads.max(1) - 1
+        };
         std::thread::scope(|scope| {
-            for helper in 1..self.settings.threads.max(1) {
+            for helper in 1..=helpers {
                 let (total_nodes, helpers_stop) = (&total_nodes, &helpers_stop);
                 let board = *board;
                 scope.spawn(move || {
@@ -158,7 +167,12 @@ impl BoardVisitor for RootSearch<'_> {
                 .depth
                 .unwrap_or(MAX_PLY as u32 - 1)
                 .clamp(1, MAX_PLY as u32 - 1);
-            let mut outcome = searcher.iterate(board, max_depth, 1, self.report);
+            let mut outcome = if level < skill::FULL {
+                let max_depth = max_depth.min(skill::depth_limit(level));
+                searcher.skilled(board, max_depth, level, self.report)
+            } else {
+                searcher.iterate(board, max_depth, 1, self.report)
+            };
             let unbounded = self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed);
             if unbounded && outcome.best.is_some() {
                 // UCI: after `go infinite` or `go ponder`, bestmove waits for `stop` or `ponderhit`.
@@ -288,6 +302,62 @@ impl<'a> Searcher<'a> {
             }
         }
         outcome
+    }
+
+    /// Below full strength: iterative deepening to `max_depth`, each iteration scoring every
+    /// root move with a full window, then the move [`skill::choose`] picks from the last
+    /// complete iteration.
+    fn skilled<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        max_depth: u32,
+        level: u8,
+        report: &mut dyn FnMut(&Report),
+    ) -> Outcome {
+        let moves = board.legal_moves();
+        let mut scored: Vec<(Move, i32)> = Vec::new();
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let mut iteration = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                let mut child = *board;
+                child.play(mv);
+                let score = -self.negamax(&child, depth as i32 - 1, 1, -INFINITY, INFINITY);
+                if self.stopped {
+                    break;
+                }
+                iteration.push((mv, score));
+            }
+            if iteration.len() < moves.len() && !scored.is_empty() {
+                break;
+            }
+            scored = iteration;
+            let Some(&(best, score)) = scored.iter().max_by_key(|&&(_, score)| score) else {
+                break;
+            };
+            self.flush_nodes();
+            report(&Report {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: Score::from_internal(score),
+                nodes: self.total_nodes.load(Ordering::Relaxed),
+                elapsed: self.start.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                pv: vec![best],
+            });
+            let out_of_time =
+                self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft);
+            if self.stopped || out_of_time {
+                break;
+            }
+        }
+        let clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Outcome {
+            best: skill::choose(&scored, level, board.hash() ^ clock).or(moves.first().copied()),
+            ..Outcome::default()
+        }
     }
 
     /// A search of the root in a narrow window around the last score, widened until it holds.
