@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Measures each Skill level of konane-engine against full strength (Skill 20) with
-# konane-arbiter, and prints a Markdown table of the Elo differences.
+# Measures konane-engine's Skill levels with konane-arbiter and prints a Markdown table: each
+# level against full strength (Skill 20), and each level against the level listed before it.
 #
 #   scripts/skill-elo.sh [GAMES] [TC] [LEVEL...]      defaults: 100 1+0.01 0 5 10 15 19
 #
-# Builds the release binaries first. Each level plays GAMES games (colour-swapped pairs from
-# 4 random plies, seed 1) against full strength; the Elo is the level's, with its 95% interval.
+# Builds the release binaries first. Every match is GAMES games in colour-swapped pairs from
+# 4 random plies (seed 1). Elo is the first-named level's, with its 95% interval; a level
+# that wins or loses every game gets an infinite estimate and a finite bound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -15,13 +16,28 @@ levels=("$@")
 [ ${#levels[@]} -gt 0 ] || levels=(0 5 10 15 19)
 cargo build --release --quiet
 engine=$PWD/target/release/konane-engine
-echo "| Skill | games | score | Elo against Skill 20 (95% interval) |"
-echo "|---|---|---|---|"
-for level in "${levels[@]}"; do
-    out=$(./target/release/konane-arbiter --engine "cmd=$engine" "name=skill$level" \
-        "option.Skill=$level" --engine "cmd=$engine" name=full --games "$games" --tc "$tc" \
-        --random-plies 4 --seed 1)
-    score=$(echo "$out" | awk -v n="skill$level" '$1 == n { print $3 "/" $2 }')
-    elo=$(echo "$out" | grep "^skill$level vs full:" | sed 's/.*\], Elo //; s/, LOS.*//')
-    echo "| $level | $games | $score | $elo |"
+
+# match A B: "score | Elo (interval)" of Skill A against Skill B.
+match() {
+    local out
+    out=$(./target/release/konane-arbiter --engine "cmd=$engine" "name=skill$1" \
+        "option.Skill=$1" --engine "cmd=$engine" "name=skill$2" "option.Skill=$2" \
+        --games "$games" --tc "$tc" --random-plies 4 --seed 1)
+    local score elo
+    score=$(echo "$out" | awk -v n="skill$1" '$1 == n && NF == 5 { print $3 "/" $2 }')
+    elo=$(echo "$out" | grep "^skill$1 vs skill$2:" | sed 's/.*\], Elo //; s/, LOS.*//')
+    echo "$score | $elo"
+}
+
+echo "| Skill | against Skill 20: score | Elo (95%) | against the level above it in this table: score | Elo (95%) |"
+echo "|---|---|---|---|---|"
+for i in "${!levels[@]}"; do
+    level=${levels[$i]}
+    direct=$(match "$level" 20)
+    if [ $((i + 1)) -lt ${#levels[@]} ]; then
+        above=$(match "$level" "${levels[$((i + 1))]}")
+    else
+        above="(see the Skill 20 column) | "
+    fi
+    echo "| $level | $direct | $above |"
 done

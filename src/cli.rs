@@ -42,3 +42,39 @@ impl RulesArgs {
         }
     }
 }
+
+/// Writes to standard output. When the reader of a pipe has gone (`| head`), the program
+/// ends quietly with status 141, as a shell reports death by SIGPIPE, instead of panicking as
+/// `print!` does; anything the program must not lose is written elsewhere before it prints.
+pub fn write_stdout(args: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_fmt(args)
+        .and_then(|_| {
+            if newline {
+                out.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|_| out.flush());
+    if written.is_err() {
+        std::process::exit(141);
+    }
+}
+
+/// `println!` that ends the program quietly when standard output is closed: see
+/// [`write_stdout`].
+#[macro_export]
+macro_rules! say {
+    () => { $crate::cli::write_stdout(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), true) };
+}
+
+/// `print!` that ends the program quietly when standard output is closed: see
+/// [`write_stdout`].
+#[macro_export]
+macro_rules! say_on {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), false) };
+}

@@ -195,3 +195,32 @@ fn killed_again_and_again_then_resumed_the_tournament_has_exactly_its_games() {
         survivors(&tag)
     );
 }
+
+#[test]
+fn a_closed_output_ends_the_arbiter_quietly() {
+    let tag = format!("tag-{}-closed-output", std::process::id());
+    let engines = [fixture("first", &tag), fixture("mobility4", &tag)];
+    let mut arbiter = arbiter_command(&engines, &["--games", "400"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first_line = String::new();
+    let mut stdout = std::io::BufReader::new(arbiter.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut stdout, &mut first_line).unwrap();
+    assert!(first_line.starts_with("1/400"), "{first_line}");
+    drop(stdout);
+    let output = arbiter.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(141),
+        "as a shell reports SIGPIPE"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
+        "{:?}",
+        survivors(&tag)
+    );
+}

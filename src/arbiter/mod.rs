@@ -199,7 +199,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     let mut standings = Standings::new(names.clone(), schedule.pairings.len());
     let identity = TournamentId::of(&config);
     if config.shard.is_some() && config.sprt.is_some() {
-        println!(
+        crate::say!(
             "This shard plays its whole slice: the SPRT is for `konane-arbiter merge` to apply to all shards together."
         );
     }
@@ -237,7 +237,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             &config.log,
         );
         if process::interrupted() {
-            println!("Interrupted before the first game; --resume continues.");
+            crate::say!("Interrupted before the first game; --resume continues.");
             return Ok(Ending::Interrupted);
         }
         checked.map_err(RunError::Setup)?;
@@ -334,7 +334,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             standings.add(&schedule, &record);
             finished += 1;
             last_record = Some(record.clone());
-            println!("{finished}/{total}  {}", progress_line(&record));
+            crate::say!("{finished}/{total}  {}", progress_line(&record));
             if ending == Ending::SprtDecided {
                 finished_after_verdict += 1;
             } else if sprt_decided(sprt.as_ref(), &standings) && ending == Ending::Complete {
@@ -349,31 +349,31 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
     }
     match ending {
         Ending::Interrupted => {
-            println!("\nInterrupted after {finished} of {total} games; --resume continues.");
+            crate::say!("\nInterrupted after {finished} of {total} games; --resume continues.");
             if abandoned > 0 {
-                println!(
+                crate::say!(
                     "{abandoned} games in progress were abandoned, not recorded: --resume plays them again."
                 );
             }
         }
         Ending::SprtDecided => {
             let decided_at = finished - finished_after_verdict;
-            println!("\nThe SPRT decided after {decided_at} games.");
+            crate::say!("\nThe SPRT decided after {decided_at} games.");
             if finished_after_verdict > 0 {
-                println!(
+                crate::say!(
                     "The {finished_after_verdict} games then in progress were finished; they are recorded and counted below."
                 );
             }
         }
-        Ending::Complete => println!("\nFinished {finished} games."),
+        Ending::Complete => crate::say!("\nFinished {finished} games."),
     }
-    print!("{}", standings.table(&schedule, config.sprt.as_ref()));
+    crate::say_on!("{}", standings.table(&schedule, config.sprt.as_ref()));
     if config.show_last_board
         && let Some(record) = last_record
         && let Some(board) = final_board(&record)
     {
-        println!("\nThe final position of game {}:", record.id);
-        println!("{}\n{}", progress_line(&record), board);
+        crate::say!("\nThe final position of game {}:", record.id);
+        crate::say!("{}\n{}", progress_line(&record), board);
     }
     Ok(ending)
 }

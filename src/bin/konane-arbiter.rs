@@ -174,7 +174,7 @@ fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
         append(&args.results, &(json + "\n"))?;
         append(&args.pgn, &pgn::pgn(record, record.id, pgn::EVENT))?;
     }
-    print!("{}", merged.report(args.files.len())?);
+    konane::say_on!("{}", merged.report(args.files.len())?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -329,20 +329,20 @@ fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String
         seed: args.seed,
         log: open_log(&args.log)?,
     };
-    println!(
+    konane::say!(
         "Checking engine '{}' ({}) over {}",
         spec.launch.name,
         spec.command_line(),
         spec.protocol
     );
-    let results = check::run(&spec, &settings, |result| println!("{result}"));
+    let results = check::run(&spec, &settings, |result| konane::say!("{result}"));
     if konane::arbiter::process::interrupted() {
-        println!("Interrupted after {} checks", results.len());
+        konane::say!("Interrupted after {} checks", results.len());
         return Ok(ExitCode::from(130));
     }
     let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
     let failed = count(Outcome::Fail);
-    println!(
+    konane::say!(
         "{} checks passed, {failed} failed, {} skipped",
         count(Outcome::Pass),
         count(Outcome::Skip)
@@ -413,7 +413,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs() % 1_000_000)
         });
-        println!(
+        konane::say!(
             "Demo: konane-engine against itself, {games} games from random openings (--seed {seed})"
         );
     }

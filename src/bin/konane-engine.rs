@@ -145,7 +145,7 @@ fn main() -> ExitCode {
             let started = Instant::now();
             let never = std::sync::atomic::AtomicBool::new(false);
             let nodes = konane::engine::perft_report(&position, depth, divide, &never, |line| {
-                println!("{line}")
+                konane::say!("{line}")
             })
             .expect("never stopped");
             let seconds = started.elapsed().as_secs_f64();
@@ -173,7 +173,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => {
             let result = konane::bench::run(depth, &konane::search::Flags::default())
                 .expect("never stopped");
-            println!("{} nodes {} nps", result.nodes, result.nps());
+            konane::say!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
         None => {
