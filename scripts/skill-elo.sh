@@ -29,7 +29,7 @@ match() {
     echo "$score | $elo"
 }
 
-echo "| Skill | against Skill 20: score | Elo (95%) | against the level above it in this table: score | Elo (95%) |"
+echo "| Skill | against Skill 20: score | Elo (95%) | against the next level listed: score | Elo (95%) |"
 echo "|---|---|---|---|---|"
 for i in "${!levels[@]}"; do
     level=${levels[$i]}
@@ -37,7 +37,7 @@ for i in "${!levels[@]}"; do
     if [ $((i + 1)) -lt ${#levels[@]} ]; then
         above=$(match "$level" "${levels[$((i + 1))]}")
     else
-        above="(see the Skill 20 column) | "
+        above="- | -"
     fi
     echo "| $level | $direct | $above |"
 done
