@@ -222,10 +222,12 @@ fn next_line(input: &mut impl BufRead) -> Option<InputLine> {
 pub fn run(mut input: impl BufRead, output: Output) {
     let flags = Arc::new(Flags::default());
     let busy = Arc::new(AtomicBool::new(false));
+    let running = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = unbounded();
     let engine_thread = {
-        let (output, flags, busy) = (output.clone(), flags.clone(), busy.clone());
-        std::thread::spawn(move || EngineThread::new(output, flags, busy).serve(receiver))
+        let (output, flags) = (output.clone(), flags.clone());
+        let activity = [busy.clone(), running.clone()];
+        std::thread::spawn(move || EngineThread::new(output, flags, activity).serve(receiver))
     };
     while let Some(line) = next_line(&mut input) {
         let line = match line {
@@ -247,7 +249,15 @@ pub fn run(mut input: impl BufRead, output: Output) {
             Command::Stop => flags.stop.store(true, Ordering::SeqCst),
             Command::PonderHit => flags.pondering.store(false, Ordering::SeqCst),
             Command::Quit => break,
-            Command::IsReady if busy.load(Ordering::SeqCst) => output.line("readyok"),
+            Command::IsReady if busy.load(Ordering::SeqCst) => {
+                // Answered here, at once, while a search runs; but only once every command
+                // sent before it has been taken up, so that `readyok` never overtakes their
+                // answers (`uciok` for one). Those are quick unless a search is among them.
+                while !sender.is_empty() && !running.load(Ordering::SeqCst) {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                output.line("readyok");
+            }
             command => {
                 // Armed here, not on the engine thread, so that a `stop` sent right after
                 // `go` or `bench` is never lost.
@@ -278,8 +288,10 @@ pub fn run(mut input: impl BufRead, output: Output) {
 struct EngineThread {
     output: Output,
     flags: Arc<Flags>,
-    /// Set while a `go` or `bench` runs: `isready` is then answered by the reading thread.
+    /// Set by the reading thread when it passes on a `go` or `bench`, cleared when it ends.
     busy: Arc<AtomicBool>,
+    /// Set by this thread when it starts a `go` or `bench`, cleared when it ends.
+    running: Arc<AtomicBool>,
     options: Options,
     dialect: Dialect,
     position: Position,
@@ -290,12 +302,19 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn new(output: Output, flags: Arc<Flags>, busy: Arc<AtomicBool>) -> EngineThread {
+    fn finished_long_command(&self) {
+        self.running.store(false, Ordering::SeqCst);
+        self.busy.store(false, Ordering::SeqCst);
+    }
+
+    fn new(output: Output, flags: Arc<Flags>, activity: [Arc<AtomicBool>; 2]) -> EngineThread {
         let options = Options::default();
+        let [busy, running] = activity;
         EngineThread {
             output,
             flags,
             busy,
+            running,
             position: Position::start(Rules::default()).expect("8x8 traditional is playable"),
             tt: Table::new(options.hash_mb),
             tt_mb: options.hash_mb,
@@ -341,7 +360,10 @@ impl EngineThread {
                 Ok(position) => self.position = position,
                 Err(error) => self.output.error(&format!("position: {error}")),
             },
-            Command::Go(go) => self.go(&go),
+            Command::Go(go) => {
+                self.running.store(true, Ordering::SeqCst);
+                self.go(&go)
+            }
             Command::Query(query) => self.answer(query),
             Command::Display => self.display(),
             Command::Eval => {
@@ -351,6 +373,7 @@ impl EngineThread {
                     .line(&format!("info string eval {score} cp for {side}"));
             }
             Command::Bench(depth) => {
+                self.running.store(true, Ordering::SeqCst);
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
                 match bench::run(depth, &self.flags) {
                     Some(result) => {
@@ -359,7 +382,7 @@ impl EngineThread {
                     }
                     None => self.output.line("info string bench stopped"),
                 }
-                self.busy.store(false, Ordering::SeqCst);
+                self.finished_long_command();
             }
             Command::Stop | Command::PonderHit | Command::Quit => {}
         }
@@ -487,7 +510,7 @@ impl EngineThread {
                 self.output
                     .line("info string perft stopped: the counts above are complete, the rest were not counted");
             }
-            self.busy.store(false, Ordering::SeqCst);
+            self.finished_long_command();
             return;
         }
         self.resize_table();
@@ -503,7 +526,7 @@ impl EngineThread {
             None
         };
         if let Some(win) = proven {
-            self.busy.store(false, Ordering::SeqCst);
+            self.finished_long_command();
             self.output.line(&format!("bestmove {win}"));
             return;
         }
@@ -521,7 +544,7 @@ impl EngineThread {
                 output.line(&info_line(report));
             },
         );
-        self.busy.store(false, Ordering::SeqCst);
+        self.finished_long_command();
         let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
         let ponder = match (self.dialect, outcome.ponder) {
             (Dialect::Uci, Some(reply)) => format!(" ponder {reply}"),

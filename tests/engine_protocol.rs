@@ -298,6 +298,20 @@ fn skill_levels_play_legal_moves_and_weak_levels_vary() {
 }
 
 #[test]
+fn answers_keep_the_order_of_commands_sent_all_at_once() {
+    let mut e = engine();
+    e.send_bytes(b"uci\nposition startpos moves d5 e5\ngo movetime 300\nisready\n");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let at = |wanted: &str| lines.iter().position(|l| l == wanted);
+    let (uciok, readyok) = (at("uciok"), at("readyok"));
+    assert!(uciok.is_some() && readyok.is_some(), "{lines:?}");
+    assert!(
+        uciok < readyok,
+        "readyok answers during the search, after uciok: {lines:?}"
+    );
+}
+
+#[test]
 fn threads_and_hash_options_search_legally() {
     let mut e = engine();
     e.send("setoption name Threads value 2");
