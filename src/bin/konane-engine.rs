@@ -92,7 +92,10 @@ fn solve(
             )
         })?;
     }
-    let megabytes = hash.map_or_else(konane::solve::report::default_hash_mb, |mb| mb as usize);
+    let megabytes = hash.map_or_else(
+        || konane::solve::report::default_hash_mb(&position),
+        |mb| mb as usize,
+    );
     let mut table = konane::solve::ProofTable::new(megabytes)?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
