@@ -5,8 +5,10 @@ mod common;
 use common::scratch::Scratch;
 use std::process::Command;
 
-/// Wins of konane-engine in `count` games against fixture `opponent` at `movetime` ms a move.
-fn wins_against(opponent: &str, count: u32, movetime: u32) -> u64 {
+/// Wins of konane-engine in `count` games against fixture `opponent`, searching `depth` plies
+/// a move. A depth, not a time, so that the result does not depend on the machine's load (the
+/// fixtures search to a fixed depth whatever the limit): the games are the same on every run.
+fn wins_against(opponent: &str, count: u32, depth: u32) -> u64 {
     let dir = Scratch::new(&format!("strength-{opponent}"));
     let results = dir.join("results.jsonl");
     let output = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
@@ -24,8 +26,8 @@ fn wins_against(opponent: &str, count: u32, movetime: u32) -> u64 {
         .args([
             "--games",
             &count.to_string(),
-            "--movetime",
-            &movetime.to_string(),
+            "--depth",
+            &depth.to_string(),
             "--random-plies",
             "4",
         ])
@@ -50,16 +52,17 @@ fn wins_against(opponent: &str, count: u32, movetime: u32) -> u64 {
         .count() as u64
 }
 
-/// The 1-ply player that minimises our replies: in 100 games at 50 ms the engine won 100.
+/// The 1-ply player that minimises our replies: at depth 8 the engine wins all 12 games.
 #[test]
 fn beats_the_reply_minimiser() {
-    let wins = wins_against("min-replies", 12, 20);
-    assert!(wins >= 10, "only {wins} wins of 12");
+    let wins = wins_against("min-replies", 12, 8);
+    assert!(wins >= 11, "only {wins} wins of 12");
 }
 
-/// The depth-4 mobility alpha-beta player: in 100 games at 50 ms the engine won 99.
+/// The depth-4 mobility alpha-beta player: at depth 8 the engine wins all 12 games (11 at
+/// depth 6).
 #[test]
 fn beats_the_depth_4_mobility_player() {
-    let wins = wins_against("mobility4", 12, 20);
-    assert!(wins >= 9, "only {wins} wins of 12");
+    let wins = wins_against("mobility4", 12, 8);
+    assert!(wins >= 11, "only {wins} wins of 12");
 }
