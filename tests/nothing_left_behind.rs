@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::arbiter::{arbiter_command, eventually, fixture, survivors};
+use common::arbiter::{arbiter_command, assert_none_left, eventually, fixture, survivors};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use std::process::{Child, Stdio};
@@ -48,11 +48,7 @@ fn a_killed_arbiter_leaves_no_engine_running() {
     assert!(!survivors(&tag).is_empty(), "the engines are running");
     signal(&arbiter, Signal::SIGKILL);
     arbiter.wait().unwrap();
-    assert!(
-        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
-        "left running: {:?}",
-        survivors(&tag)
-    );
+    assert_none_left(&tag);
 }
 
 #[test]
@@ -86,11 +82,7 @@ fn ctrl_c_during_a_handshake_ends_the_run_at_once() {
         stdout.contains("Interrupted before the first game"),
         "{stdout}"
     );
-    assert!(
-        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
-        "{:?}",
-        survivors(&tag)
-    );
+    assert_none_left(&tag);
 }
 
 /// The games of a PGN file: each `Round` with its `Result`.
@@ -189,11 +181,7 @@ fn killed_again_and_again_then_resumed_the_tournament_has_exactly_its_games() {
         })
         .collect();
     assert_eq!(games, expected, "the PGN agrees with the results");
-    assert!(
-        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
-        "{:?}",
-        survivors(&tag)
-    );
+    assert_none_left(&tag);
 }
 
 #[test]
@@ -218,9 +206,5 @@ fn a_closed_output_ends_the_arbiter_quietly() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(
-        eventually(Duration::from_secs(10), || survivors(&tag).is_empty()),
-        "{:?}",
-        survivors(&tag)
-    );
+    assert_none_left(&tag);
 }

@@ -2,6 +2,7 @@
 
 use crate::arbiter::game::GameRecord;
 use crate::arbiter::results::read_results;
+use crate::arbiter::schedule::Schedule;
 use crate::arbiter::standings::Standings;
 use crate::arbiter::tournament::TournamentId;
 use std::collections::{BTreeMap, HashMap};
@@ -18,7 +19,8 @@ pub struct Merged {
 /// Reads and checks the results files at `paths`: every game must name the same tournament,
 /// fit its schedule (number, engines, shard) and appear only once.
 pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
-    let mut identity: Option<(TournamentId, &Path)> = None;
+    // The tournament of the first game, where it was found, and its schedule.
+    let mut identity: Option<(TournamentId, &Path, Schedule)> = None;
     let mut seen: HashMap<usize, &Path> = HashMap::new();
     let mut records = Vec::new();
     for path in paths {
@@ -30,8 +32,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                 ));
             };
             match &identity {
-                None => identity = Some((id.clone(), path)),
-                Some((known, first)) if known != id => {
+                None => identity = Some((id.clone(), path, id.schedule()?)),
+                Some((known, first, _)) if known != id => {
                     return Err(format!(
                         "{} and {} hold games of different tournaments (fingerprints {} and {}): the engines, their options, --games, --seed, openings, rules or time control differ",
                         first.display(),
@@ -42,7 +44,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
                 }
                 Some(_) => {}
             }
-            check_place(&record, id).map_err(|why| format!("{place} {why}"))?;
+            let schedule = &identity.as_ref().expect("set above").2;
+            check_place(&record, id, schedule).map_err(|why| format!("{place} {why}"))?;
             if let Some(other) = seen.insert(record.id, path) {
                 return Err(format!(
                     "game {} is both in {} and in {}: was a shard given twice, or played twice?",
@@ -54,14 +57,14 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
             records.push(record);
         }
     }
-    let (identity, _) = identity.ok_or("the files hold no games")?;
+    let (identity, _, _) = identity.ok_or("the files hold no games")?;
     records.sort_by_key(|record| record.id);
     Ok(Merged { identity, records })
 }
 
-/// Why `record` cannot be game `record.id` of tournament `id`, if it cannot.
-fn check_place(record: &GameRecord, id: &TournamentId) -> Result<(), String> {
-    let schedule = id.schedule()?;
+/// Why `record` cannot be game `record.id` of tournament `id`, whose schedule is `schedule`,
+/// if it cannot.
+fn check_place(record: &GameRecord, id: &TournamentId, schedule: &Schedule) -> Result<(), String> {
     if record.id == 0 || record.id > schedule.total() {
         return Err(format!(
             "is beyond the tournament's {} games",

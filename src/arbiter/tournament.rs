@@ -61,7 +61,7 @@ impl TournamentId {
                 .iter()
                 .map(|e| e.launch.name.clone())
                 .collect(),
-            format: format.to_string(),
+            format,
             games: config.games,
             sprt: config.sprt.map(|s| {
                 format!(
@@ -89,11 +89,11 @@ impl TournamentId {
 }
 
 /// The name of a pairing format, as `--format` spells it.
-fn format_name(format: crate::arbiter::schedule::Format) -> &'static str {
-    match format {
-        crate::arbiter::schedule::Format::RoundRobin => "round-robin",
-        crate::arbiter::schedule::Format::Gauntlet => "gauntlet",
-    }
+fn format_name(format: crate::arbiter::schedule::Format) -> String {
+    clap::ValueEnum::to_possible_value(&format)
+        .expect("every format has a name")
+        .get_name()
+        .to_string()
 }
 
 /// The 64-bit FNV-1a hash: stable across builds and machines, unlike the standard hasher.

@@ -257,6 +257,31 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Reports a finished iteration of `depth` that found `score` along `pv`.
+    fn report_iteration(
+        &mut self,
+        depth: u32,
+        score: i32,
+        pv: Vec<Move>,
+        report: &mut dyn FnMut(&Report),
+    ) {
+        self.flush_nodes();
+        report(&Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            score: Score::from_internal(score),
+            nodes: self.total_nodes.load(Ordering::Relaxed),
+            elapsed: self.start.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv,
+        });
+    }
+
+    /// True once the clock has run past the soft budget: no new iteration should start.
+    fn past_soft_limit(&self) -> bool {
+        self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft)
+    }
+
     /// Iterative deepening from `first_depth` to `max_depth`.
     fn iterate<B: Bits>(
         &mut self,
@@ -284,20 +309,10 @@ impl<'a> Searcher<'a> {
             score = found;
             outcome.best = self.pv[0].first().copied().or(outcome.best);
             outcome.ponder = self.pv[0].get(1).copied();
-            self.flush_nodes();
-            report(&Report {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: Score::from_internal(score),
-                nodes: self.total_nodes.load(Ordering::Relaxed),
-                elapsed: self.start.elapsed(),
-                hashfull: self.shared.tt.hashfull(),
-                pv: self.pv[0].clone(),
-            });
+            let pv = self.pv[0].clone();
+            self.report_iteration(depth, score, pv, report);
             let proven = score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs();
-            let out_of_time =
-                self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft);
-            if self.stopped || out_of_time || (proven && self.budget.is_some()) {
+            if self.stopped || self.past_soft_limit() || (proven && self.budget.is_some()) {
                 break;
             }
         }
@@ -335,19 +350,8 @@ impl<'a> Searcher<'a> {
             let Some(&(best, score)) = scored.iter().max_by_key(|&&(_, score)| score) else {
                 break;
             };
-            self.flush_nodes();
-            report(&Report {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: Score::from_internal(score),
-                nodes: self.total_nodes.load(Ordering::Relaxed),
-                elapsed: self.start.elapsed(),
-                hashfull: self.shared.tt.hashfull(),
-                pv: vec![best],
-            });
-            let out_of_time =
-                self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft);
-            if self.stopped || out_of_time {
+            self.report_iteration(depth, score, vec![best], report);
+            if self.stopped || self.past_soft_limit() {
                 break;
             }
         }

@@ -69,3 +69,12 @@ pub fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) -> bool 
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Fails unless every process marked `tag` is gone within 10 s (killing takes a moment).
+pub fn assert_none_left(tag: &str) {
+    assert!(
+        eventually(Duration::from_secs(10), || survivors(tag).is_empty()),
+        "left running: {:?}",
+        survivors(tag)
+    );
+}
