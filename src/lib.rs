@@ -11,6 +11,7 @@ pub mod board;
 pub mod cli;
 pub mod engine;
 pub mod fen;
+pub mod gui;
 pub mod moves;
 pub mod position;
 pub mod protocol;

@@ -98,7 +98,7 @@ pub struct GameRecord {
     pub black: String,
     /// White's engine name.
     pub white: String,
-    /// `black` or `white`.
+    /// `black` or `white` (empty in the PGN export of a game still in progress).
     pub winner: String,
     /// `normal`, `illegal move <text>`, `time forfeit`, `crash` or `stall`.
     pub termination: String,
@@ -136,6 +136,9 @@ impl GameRecord {
     }
 }
 
+/// Called with each line an engine sends while it searches, `bestmove` excepted.
+pub type Listener = Box<dyn FnMut(&str) + Send>;
+
 /// An engine seat of one worker: the process, started on demand and restarted after a failure.
 pub struct Seat {
     /// How to start the engine.
@@ -146,6 +149,8 @@ pub struct Seat {
     pub options: Vec<(String, String)>,
     process: Option<EngineProcess>,
     log: Log,
+    listener: Option<Listener>,
+    failure: Option<String>,
 }
 
 impl Seat {
@@ -157,17 +162,34 @@ impl Seat {
             options,
             process: None,
             log,
+            listener: None,
+            failure: None,
         }
+    }
+
+    /// Shows `listener` every line the engine sends while it searches (its `info` lines).
+    pub fn listen(&mut self, listener: Listener) {
+        self.listener = Some(listener);
+    }
+
+    /// Why the engine was last lost, in words (how it exited, its last lines), if it was.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
     }
 
     /// The running engine, started and ready for a new game.
     pub fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
         if self.process.is_none() {
-            let mut process = EngineProcess::start(&self.launch, self.log.clone())
-                .map_err(|_| Termination::Crash)?;
-            process
-                .handshake(&self.protocol, &self.options, deadlines.startup)
-                .map_err(|failed| failure(failed.error))?;
+            let mut process =
+                EngineProcess::start(&self.launch, self.log.clone()).map_err(|error| {
+                    self.failure = Some(error);
+                    Termination::Crash
+                })?;
+            if let Err(failed) = process.handshake(&self.protocol, &self.options, deadlines.startup)
+            {
+                self.failure = Some(process.explain(&failed, deadlines.startup));
+                return Err(failure(failed.error));
+            }
             self.process = Some(process);
         }
         let process = self.process.as_mut().expect("started above");
@@ -176,15 +198,49 @@ impl Seat {
             .send(&new_game)
             .and_then(|_| process.sync(deadlines.startup));
         if let Err(error) = synced {
-            self.process = None;
+            self.discard(error);
             return Err(failure(error));
         }
         Ok(self.process.as_mut().expect("still running"))
     }
 
-    /// Kills the engine; it is restarted for its next game.
-    fn discard(&mut self) {
-        self.process = None;
+    /// Kills the engine after `error`, noting why in [`Seat::failure`]; it is restarted for
+    /// its next game.
+    fn discard(&mut self, error: ReadError) {
+        let Some(mut process) = self.process.take() else {
+            return;
+        };
+        let how = match error {
+            // A process that closed its output has usually exited: say how.
+            ReadError::Closed => match process.exit_status(Duration::from_millis(200)) {
+                Some(status) => format!("it exited ({})", process::describe_exit(status)),
+                None => "it closed its output".to_string(),
+            },
+            ReadError::Timeout => "it did not answer in time".to_string(),
+            ReadError::Interrupted => "interrupted".to_string(),
+        };
+        let lines = process.recent_lines();
+        self.failure = Some(if lines.is_empty() {
+            format!("{how}; it wrote nothing")
+        } else {
+            format!("{how}; its last lines: {}", lines.join(" | "))
+        });
+    }
+
+    /// Ends a search in progress: sends `stop` and waits up to `grace` for the `bestmove`.
+    /// An engine that does not answer is killed (and restarted when next needed).
+    pub fn halt(&mut self, grace: Duration) {
+        let Some(process) = self.process.as_mut() else {
+            return;
+        };
+        let answered = process.send("stop").and_then(|_| {
+            process.wait_for(Instant::now() + grace, |line| {
+                line.split_whitespace().next() == Some("bestmove")
+            })
+        });
+        if let Err(error) = answered {
+            self.discard(error);
+        }
     }
 
     /// Asks the engine to quit, then makes sure it is gone.
@@ -382,13 +438,15 @@ pub fn ask(
         TimeControl::MoveTime(time) => time + deadlines.time_margin,
         TimeControl::Depth(_) | TimeControl::Nodes(_) => deadlines.stall,
     };
-    let answer = sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop));
+    let listener = &mut seat.listener;
+    let answer =
+        sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop, listener));
     let (line, at) = match answer {
         Ok(answer) => answer,
         Err(ReadError::Interrupted) => return Asked::Stopped,
         Err(_) if stop.load(Ordering::SeqCst) => return Asked::Stopped,
         Err(error) => {
-            seat.discard();
+            seat.discard(error);
             let termination = match (error, game_rules.time_control) {
                 (ReadError::Closed | ReadError::Interrupted, _) => Termination::Crash,
                 (ReadError::Timeout, TimeControl::Clock { .. } | TimeControl::MoveTime(_)) => {
@@ -402,7 +460,7 @@ pub fn ask(
     let elapsed = at.saturating_duration_since(asked_at);
     if let TimeControl::Clock { .. } = game_rules.time_control {
         if elapsed > clocks.left[index] + deadlines.time_margin {
-            seat.discard();
+            seat.discard(ReadError::Timeout);
             return Asked::Lost(Termination::TimeForfeit, Some(elapsed));
         }
         clocks.left[index] = clocks.left[index].saturating_sub(elapsed) + clocks.increment;
@@ -425,11 +483,13 @@ pub fn ask(
     }
 }
 
-/// Reads until a `bestmove` line, checking `stop` every 50 ms.
+/// Reads until a `bestmove` line, checking `stop` every 50 ms and showing `listener` the
+/// other lines.
 fn wait_for_bestmove(
     process: &mut EngineProcess,
     deadline: Instant,
     stop: &AtomicBool,
+    listener: &mut Option<Listener>,
 ) -> Result<(String, Instant), ReadError> {
     loop {
         if stop.load(Ordering::SeqCst) {
@@ -437,7 +497,11 @@ fn wait_for_bestmove(
         }
         let slice = deadline.min(Instant::now() + Duration::from_millis(50));
         match process.wait_for(slice, |line| {
-            line.split_whitespace().next() == Some("bestmove")
+            let bestmove = line.split_whitespace().next() == Some("bestmove");
+            if let (false, Some(listener)) = (bestmove, listener.as_mut()) {
+                listener(line);
+            }
+            bestmove
         }) {
             Err(ReadError::Timeout) if Instant::now() < deadline => continue,
             other => return other,

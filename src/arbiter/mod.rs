@@ -182,14 +182,7 @@ fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
 
 /// Runs the tournament, printing progress and the final table to stdout.
 pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, RunError> {
-    let mut seen = HashMap::new();
-    for spec in &mut config.engines {
-        let count = seen.entry(spec.launch.name.clone()).or_insert(0);
-        *count += 1;
-        if *count > 1 {
-            spec.launch.name = format!("{}-{}", spec.launch.name, count);
-        }
-    }
+    spec::make_names_unique(&mut config.engines);
     let schedule = Schedule::new(config.engines.len(), config.format, config.games);
     let names: Vec<String> = config
         .engines

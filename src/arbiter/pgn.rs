@@ -11,11 +11,15 @@ use std::path::Path;
 /// The `Event` tag of the arbiter's games.
 pub const EVENT: &str = "konane-arbiter";
 
-/// The PGN text of one game. `Result` follows the PGN convention: `1-0` is a win for White.
+/// The PGN text of one game. `Result` follows the PGN convention: `1-0` is a win for White;
+/// a game still in progress (its `winner` empty) has `*`.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
-    let result = match record.winner_color() {
-        crate::Color::White => "1-0",
-        crate::Color::Black => "0-1",
+    let result = match record.winner.as_str() {
+        "" => "*",
+        _ => match record.winner_color() {
+            crate::Color::White => "1-0",
+            crate::Color::Black => "0-1",
+        },
     };
     let mut text = String::new();
     let mut tag = |name: &str, value: &str| {

@@ -242,7 +242,7 @@ impl EngineProcess {
     pub fn wait_for(
         &mut self,
         deadline: Instant,
-        wanted: impl Fn(&str) -> bool,
+        mut wanted: impl FnMut(&str) -> bool,
     ) -> Result<(String, Instant), ReadError> {
         loop {
             let (line, at) = self.read_line(deadline)?;

@@ -2,6 +2,7 @@
 
 use crate::arbiter::process::Launch;
 use crate::rules::Rules;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// One engine of the tournament.
@@ -78,5 +79,18 @@ impl EngineSpec {
         let mut words = vec![self.launch.command.clone()];
         words.extend(self.launch.args.iter().cloned());
         words.join(" ")
+    }
+}
+
+/// Gives the second and later engines of one name a number: `konane-engine`,
+/// `konane-engine-2`, ...
+pub fn make_names_unique(engines: &mut [EngineSpec]) {
+    let mut seen = HashMap::new();
+    for spec in engines {
+        let count = seen.entry(spec.launch.name.clone()).or_insert(0);
+        *count += 1;
+        if *count > 1 {
+            spec.launch.name = format!("{}-{}", spec.launch.name, count);
+        }
     }
 }

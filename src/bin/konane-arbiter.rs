@@ -11,12 +11,13 @@ use konane::arbiter::play::{self, PlaySettings};
 use konane::arbiter::preflight;
 use konane::arbiter::results::append;
 use konane::arbiter::schedule::Format;
-use konane::arbiter::spec::EngineSpec;
+use konane::arbiter::spec::{self, EngineSpec};
 use konane::arbiter::stats::Sprt;
 use konane::arbiter::tournament::Shard;
 use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
 use konane::cli::RulesArgs;
+use konane::gui;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -115,6 +116,16 @@ SPRT are those one run of all the games would print. Example: \
 konane-arbiter merge results-1.jsonl results-2.jsonl results-3.jsonl --results all.jsonl"
     )]
     Merge(MergeArgs),
+    /// Serve a web page to play, watch and analyse with the engines: prints its address.
+    #[command(
+        after_help = "Open the printed address in a browser. The page starts games of any size (2x2 to 26x26) \
+and rules between a person and any of the --engine engines, or two of them, with live engine lines and clocks; \
+it steps through the moves, exports PGN and position strings, loads a position string, and has an engine \
+analyse the shown position without limit. The server referees every move; the page can run no other \
+program than the --engine ones. With no --engine it offers konane-engine found next to this program. \
+Ctrl-C stops the server and every engine. The HTTP endpoints are described in protocol.md."
+    )]
+    Gui(GuiArgs),
     /// Internal: kills the engines' process groups when the arbiter that started it dies.
     #[command(hide = true)]
     Watchdog,
@@ -144,6 +155,67 @@ struct PlayArgs {
     /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
     #[arg(long)]
     log: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct GuiArgs {
+    /// An engine the page offers: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// The port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on: the default lets only this machine in.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// Milliseconds an engine may overrun its clock or move time before it loses on time.
+    #[arg(long, default_value_t = 200)]
+    timemargin: u64,
+    /// Log every line sent to (<) and received from (>) the engines, and their stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+fn run_gui(
+    args: GuiArgs,
+    groups: &[Vec<String>],
+    interrupted: &Arc<AtomicBool>,
+) -> Result<ExitCode, String> {
+    let mut engines: Vec<EngineSpec> = groups
+        .iter()
+        .map(|words| EngineSpec::parse(words))
+        .collect::<Result<_, _>>()?;
+    if engines.is_empty() {
+        let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let engine = here.with_file_name("konane-engine");
+        if !engine.exists() {
+            return Err(format!(
+                "no --engine given and no konane-engine at {} (run cargo build --release first)",
+                engine.display()
+            ));
+        }
+        engines.push(EngineSpec::parse(&[format!("cmd={}", engine.display())])?);
+    }
+    if let Some(spec) = engines.iter().find(|spec| spec.launch.name == "human") {
+        return Err(format!(
+            "--engine cmd={}: the name 'human' is kept for the person; give name=...",
+            spec.launch.command
+        ));
+    }
+    spec::make_names_unique(&mut engines);
+    let settings = gui::Settings {
+        engines,
+        host: args.host,
+        port: args.port,
+        deadlines: Deadlines {
+            time_margin: Duration::from_millis(args.timemargin),
+            stall: Duration::from_secs(60),
+            startup: Duration::from_secs(30),
+        },
+        log: open_log(&args.log)?,
+    };
+    gui::serve(settings, interrupted.clone())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -489,6 +561,7 @@ fn main() -> ExitCode {
             Tool::Check(args) => run_check(args, &groups),
             Tool::Play(args) => run_play(args, &groups, &interrupted),
             Tool::Merge(args) => run_merge(args),
+            Tool::Gui(args) => run_gui(args, &groups, &interrupted),
             Tool::Watchdog => unreachable!("served above"),
         };
         return outcome.unwrap_or_else(|error| {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod arbiter;
+pub mod gui;
 pub mod naive;
 pub mod process;
 pub mod scratch;

@@ -1,0 +1,234 @@
+//! The HTTP side: the page and its assets, the JSON endpoints that carry a person's intents
+//! to the session, and the live stream of the game (server-sent events).
+//!
+//! Every `POST` takes a JSON body (`Content-Type: application/json`, which also keeps other
+//! web sites' pages from posting here) and answers with the new state, or with
+//! `{"error": "..."}` and status 400 (malformed request) or 422 (refused by the game).
+
+use crate::gui::session::{NewGame, Request, Session};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::convert::Infallible;
+use tokio_stream::wrappers::WatchStream;
+use tokio_stream::{Stream, StreamExt};
+
+/// The page, its script and its style, built into the binary.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The server's routes over `session`.
+pub fn router(session: Session) -> Router {
+    Router::new()
+        .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))
+        .route(
+            "/app.js",
+            get(|| asset("text/javascript; charset=utf-8", APP_JS)),
+        )
+        .route(
+            "/style.css",
+            get(|| asset("text/css; charset=utf-8", STYLE_CSS)),
+        )
+        .route("/api/state", get(state))
+        .route("/api/events", get(events))
+        .route("/api/live", get(live))
+        .route("/api/pgn", get(pgn))
+        .route("/api/new", post(new_game))
+        .route("/api/move", post(play))
+        .route("/api/view", post(view))
+        .route("/api/analysis", post(analysis))
+        .route("/api/stop", post(stop))
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .with_state(session)
+}
+
+async fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// A refusal: the status and what was wrong, answered as `{"error": text}`.
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.1 });
+        (self.0, axum::Json(body)).into_response()
+    }
+}
+
+/// An answer with `{"error": text}`.
+fn error(status: StatusCode, text: impl Into<String>) -> Response {
+    Refusal(status, text.into()).into_response()
+}
+
+fn json(body: &str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+async fn not_found(uri: Uri) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        format!("no such endpoint: {}", uri.path()),
+    )
+}
+
+async fn not_allowed(uri: Uri) -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} does not take this method (GET for reading, POST for requests)",
+            uri.path()
+        ),
+    )
+}
+
+/// Reads a request body as `T`; the error names what is wrong with it.
+fn parse<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T, Refusal> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    if !content_type.starts_with("application/json") {
+        return Err(Refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "malformed request: the body must be JSON, sent as Content-Type: application/json"
+                .to_string(),
+        ));
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("malformed request: {e}")))
+}
+
+/// Hands `request` to the session: the new state, or why the game refused it.
+async fn submit(session: &Session, request: Request) -> Response {
+    match session.ask(request).await {
+        Ok(body) => json(&body),
+        Err(why) => error(StatusCode::UNPROCESSABLE_ENTITY, why),
+    }
+}
+
+async fn state(State(session): State<Session>) -> Response {
+    let body = session.state.borrow().clone();
+    json(&body)
+}
+
+async fn live(State(session): State<Session>) -> Response {
+    let body = session.live.borrow().clone();
+    json(&body)
+}
+
+async fn events(
+    State(session): State<Session>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let guard = session.viewer();
+    let state = WatchStream::new(session.state.clone())
+        .map(|body| Event::default().event("state").data(&*body));
+    let live = WatchStream::new(session.live.clone())
+        .map(|body| Event::default().event("live").data(&*body));
+    // The guard lives as long as the stream: the page counts as open until it is dropped.
+    let stream = state.merge(live).map(move |event| {
+        let _open = &guard;
+        Ok(event)
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+async fn pgn(State(session): State<Session>) -> Response {
+    match session.ask(Request::Pgn).await {
+        Ok(text) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "application/x-chess-pgn; charset=utf-8",
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"konane.pgn\"",
+                ),
+            ],
+            text.to_string(),
+        )
+            .into_response(),
+        Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),
+    }
+}
+
+async fn new_game(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    match parse::<NewGame>(&headers, &body) {
+        Ok(new) => submit(&session, Request::New(new)).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `{"move": "f5d5"}`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    r#move: String,
+}
+
+async fn play(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    match parse::<MoveBody>(&headers, &body) {
+        Ok(body) => submit(&session, Request::Move(body.r#move)).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `{"ply": 3}`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ViewBody {
+    ply: usize,
+}
+
+async fn view(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    match parse::<ViewBody>(&headers, &body) {
+        Ok(body) => submit(&session, Request::View(body.ply)).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `{"engine": "name"}` to analyse, `{"engine": null}` to stop.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisBody {
+    engine: Option<String>,
+}
+
+async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    match parse::<AnalysisBody>(&headers, &body) {
+        Ok(body) => submit(&session, Request::Analyse(body.engine)).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `{}`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopBody {}
+
+async fn stop(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    match parse::<StopBody>(&headers, &body) {
+        Ok(StopBody {}) => submit(&session, Request::Stop).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}

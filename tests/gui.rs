@@ -1,0 +1,393 @@
+//! `konane-arbiter gui` through its HTTP endpoints: games refereed by the server, refusals
+//! that change nothing, engine faults reported, the engines stopped when the page closes,
+//! and no process left behind.
+
+mod common;
+
+use common::arbiter::{assert_none_left, engine_spec, eventually, fixture, survivors};
+use common::gui::{Server, new_game};
+use serde_json::Value;
+use std::io::Read;
+use std::time::Duration;
+
+/// Plays the person's moves (the first legal move each time) until the game ends; the state
+/// at the end.
+fn play_out(server: &Server) -> Value {
+    for _ in 0..200 {
+        let state = server.state();
+        if !state["result"].is_null() {
+            return state;
+        }
+        match state["legal"].as_array().and_then(|moves| moves.first()) {
+            Some(mv) => {
+                let text = mv["text"].as_str().unwrap();
+                let answer = server.post("/api/move", &format!(r#"{{"move":"{text}"}}"#));
+                assert_eq!(answer.status, 200, "{text}: {}", answer.body);
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    panic!("the game did not end: {}", server.state());
+}
+
+#[test]
+fn a_game_is_played_through_the_endpoints_and_exported() {
+    let tag = "gui-game-tag";
+    let mut server = Server::start(&[fixture("min-replies", tag)]);
+    let answer = server.post(
+        "/api/new",
+        &new_game(6, "human", "min-replies", r#"{"kind":"movetime","ms":200}"#),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body["rules"]["width"], 6);
+    assert_eq!(answer.body["players"][1]["name"], "min-replies");
+    assert!(answer.body["shown"]["removal_phase"].as_bool().unwrap());
+    let end = play_out(&server);
+    let moves = end["moves"].as_array().unwrap().len();
+    assert!(moves >= 4, "{end}");
+    assert_eq!(end["result"]["termination"], "normal", "{end}");
+    assert!(
+        end["result"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("has no move"),
+        "{end}"
+    );
+    // Stepping back shows the earlier position; the legal moves are then withheld.
+    let back = server.post("/api/view", r#"{"ply":1}"#);
+    assert_eq!(back.status, 200);
+    assert_eq!(back.body["view"], 1);
+    let holes: usize = back.body["shown"]["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rank| rank.as_str().unwrap().matches('.').count())
+        .sum();
+    assert_eq!(holes, 1, "one stone removed after one ply: {}", back.body);
+    let (status, pgn) = server.get_text("/api/pgn");
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[White \"min-replies\"]"), "{pgn}");
+    let result = if end["result"]["winner"] == "white" {
+        "1-0"
+    } else {
+        "0-1"
+    };
+    assert!(pgn.contains(&format!("[Result \"{result}\"]")), "{pgn}");
+    assert_eq!(server.stop(), Some(0));
+    assert_none_left(tag);
+}
+
+#[test]
+fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let human = server.post(
+        "/api/new",
+        &new_game(6, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    assert_eq!(human.status, 200);
+    let before = server.state();
+    let refusals: [(&str, &str, u16, &str); 12] = [
+        (
+            "/api/move",
+            r#"{"move":"a1"}"#,
+            422,
+            "a1 is not legal here: a1 cannot be removed",
+        ),
+        ("/api/move", r#"{"move":"f5z"}"#, 422, "'f5z' is not a move"),
+        (
+            "/api/move",
+            r#"{"move":1}"#,
+            400,
+            "malformed request: invalid type",
+        ),
+        (
+            "/api/move",
+            r#"{"move":"c3""#,
+            400,
+            "malformed request: EOF",
+        ),
+        ("/api/move", r#"{"mv":"c3"}"#, 400, "unknown field `mv`"),
+        (
+            "/api/view",
+            r#"{"ply":5}"#,
+            422,
+            "ply 5 is past the last move",
+        ),
+        ("/api/stop", r#"{"now":true}"#, 400, "unknown field `now`"),
+        (
+            "/api/analysis",
+            r#"{"engine":"rm -rf"}"#,
+            422,
+            "'rm -rf' is not a configured engine",
+        ),
+        (
+            "/api/new",
+            &new_game(27, "human", "engine", r#"{"kind":"depth","depth":2}"#),
+            422,
+            "board:",
+        ),
+        (
+            "/api/new",
+            &new_game(6, "human", "/bin/sh", r#"{"kind":"depth","depth":2}"#),
+            422,
+            "'/bin/sh' is neither 'human' nor a configured engine (engine)",
+        ),
+        (
+            "/api/new",
+            &new_game(6, "human", "engine", r#"{"kind":"depth","depth":0}"#),
+            422,
+            "depth must be 1 to 120",
+        ),
+        (
+            "/api/new",
+            &new_game(6, "human", "engine", r#"{"kind":"hours","n":2}"#),
+            400,
+            "unknown variant `hours`",
+        ),
+    ];
+    for (path, body, status, error) in refusals {
+        let answer = server.post(path, body);
+        assert_eq!(answer.status, status, "{path} {body}: {}", answer.body);
+        let text = answer.body["error"].as_str().unwrap();
+        assert!(text.contains(error), "{path} {body}: {text}");
+    }
+    let fen = r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"human","white":"human","time":{"kind":"depth","depth":2},"fen":"bwbw/xx b"}"#;
+    let answer = server.post("/api/new", fen);
+    assert_eq!(answer.status, 422);
+    assert!(
+        answer.body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("position string:"),
+        "{}",
+        answer.body
+    );
+    let plain = server.post_as("/api/move", r#"{"move":"c3"}"#, "text/plain");
+    assert_eq!(plain.status, 415, "{}", plain.body);
+    let (status, text) = server.get_text("/api/nowhere");
+    assert_eq!(status, 404, "{text}");
+    assert!(text.contains("no such endpoint: /api/nowhere"), "{text}");
+    assert_eq!(server.state(), before, "a refused request changed the game");
+}
+
+#[test]
+fn the_turn_and_the_rules_are_refereed_for_the_person_too() {
+    let tag = "gui-turn-tag";
+    let server = Server::start(&[fixture("hang", tag)]);
+    let answer = server.post(
+        "/api/new",
+        &new_game(6, "hang", "human", r#"{"kind":"depth","depth":3}"#),
+    );
+    assert_eq!(answer.status, 200);
+    // Black is an engine (one that never answers): the person may not move for it.
+    let refused = server.post("/api/move", r#"{"move":"c3"}"#);
+    assert_eq!(refused.status, 422);
+    let error = refused.body["error"].as_str().unwrap();
+    assert!(
+        error.contains("it is black's turn, and hang plays black"),
+        "{error}"
+    );
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["thinking"] == "black"
+    ));
+    assert_eq!(server.state()["moves"].as_array().unwrap().len(), 0);
+    // Ending the game stops the engine's search: it never answers `stop`, so it is killed.
+    let stopped = server.post("/api/stop", "{}");
+    assert_eq!(stopped.status, 200, "{}", stopped.body);
+    assert_eq!(stopped.body["result"]["termination"], "abandoned");
+    assert!(stopped.body["thinking"].is_null());
+    assert_none_left(tag);
+}
+
+#[test]
+fn an_engine_crash_mid_game_is_reported_as_such() {
+    let tag = "gui-crash-tag";
+    let server = Server::start(&[fixture("crash-mid-game", tag)]);
+    let answer = server.post(
+        "/api/new",
+        &new_game(
+            8,
+            "human",
+            "crash-mid-game",
+            r#"{"kind":"movetime","ms":500}"#,
+        ),
+    );
+    assert_eq!(answer.status, 200);
+    let end = play_out(&server);
+    assert_eq!(end["result"]["termination"], "crash", "{end}");
+    assert_eq!(end["result"]["winner"], "black", "{end}");
+    let text = end["result"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("crash-mid-game, playing white, crashed (it exited (exit code"),
+        "{text}"
+    );
+    assert_none_left(tag);
+}
+
+#[test]
+fn engines_watch_each_other_with_live_lines_and_clocks() {
+    let server = Server::start(&[engine_spec("one"), engine_spec("two")]);
+    let _page = server.open_page();
+    let answer = server.post(
+        "/api/new",
+        &new_game(
+            6,
+            "one",
+            "two",
+            r#"{"kind":"clock","base_ms":3000,"inc_ms":50}"#,
+        ),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    // Black's clock runs from the start (the state shows it already charged).
+    assert_eq!(answer.body["clocks"][1], 3000, "{}", answer.body);
+    assert!(answer.body["clocks"][0].as_u64().unwrap() <= 3000);
+    assert_eq!(answer.body["thinking"], "black");
+    let mut seen_live = false;
+    assert!(
+        eventually(Duration::from_secs(60), || {
+            let live = server.get("/api/live");
+            seen_live |= live["depth"].as_u64().is_some() && live["pv"].is_string();
+            !server.state()["result"].is_null()
+        }),
+        "the game did not end: {}",
+        server.state()
+    );
+    assert!(seen_live, "no engine line was shown");
+    let end = server.state();
+    assert_eq!(end["result"]["termination"], "normal", "{end}");
+    let clocks = end["clocks"].as_array().unwrap();
+    assert!(
+        clocks.iter().all(|c| c.as_u64().unwrap() < 3000 + 50 * 40),
+        "{end}"
+    );
+}
+
+#[test]
+fn analysis_follows_the_shown_position_until_stopped() {
+    let server = Server::start(&[engine_spec("analyst")]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    for mv in ["d3", "d4"] {
+        let answer = server.post("/api/move", &format!(r#"{{"move":"{mv}"}}"#));
+        assert_eq!(answer.status, 200);
+    }
+    let on = server.post("/api/analysis", r#"{"engine":"analyst"}"#);
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert_eq!(on.body["analysis"], "analyst");
+    let analysing = |first_move: &str| {
+        eventually(Duration::from_secs(20), || {
+            let live = server.get("/api/live");
+            live["who"] == "analysis: analyst"
+                && live["depth"].as_u64().unwrap_or(0) >= 3
+                && live["pv"]
+                    .as_str()
+                    .is_some_and(|pv| pv.starts_with(first_move))
+        })
+    };
+    // Black to move after d3 d4: Black can only jump onto d3, its own colour's hole.
+    assert!(analysing(""), "{}", server.get("/api/live"));
+    let pv = server.get("/api/live")["pv"].as_str().unwrap().to_string();
+    assert!(pv.split(' ').next().unwrap().ends_with("d3"), "{pv}");
+    // Stepping back to the first removal: the analysis moves with the shown position.
+    server.post("/api/view", r#"{"ply":1}"#);
+    assert!(
+        eventually(Duration::from_secs(20), || {
+            let live = server.get("/api/live");
+            live["pv"].as_str().is_some_and(|pv| {
+                let first = pv.split(' ').next().unwrap_or("");
+                first.len() == 2 && first != "d3"
+            })
+        }),
+        "the analysis did not follow: {}",
+        server.get("/api/live")
+    );
+    let off = server.post("/api/analysis", r#"{"engine":null}"#);
+    assert_eq!(off.status, 200);
+    assert!(off.body["analysis"].is_null());
+}
+
+#[test]
+fn closing_the_page_stops_the_searches_and_reopening_resumes() {
+    let tag = "gui-close-tag";
+    let server = Server::start(&[fixture("hang", tag)]);
+    let mut page = server.open_page();
+    let mut first = [0u8; 16];
+    page.read_exact(&mut first).unwrap();
+    server.post(
+        "/api/new",
+        &new_game(6, "hang", "hang", r#"{"kind":"depth","depth":3}"#),
+    );
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["thinking"] == "black"
+    ));
+    drop(page);
+    assert!(
+        eventually(Duration::from_secs(15), || server.state()["paused"] == true),
+        "{}",
+        server.state()
+    );
+    assert!(server.state()["thinking"].is_null());
+    // `hang` ignores `stop`, so its process was killed; a new one starts when a page opens.
+    assert!(eventually(Duration::from_secs(10), || survivors(tag).is_empty()));
+    let _again = server.open_page();
+    assert!(
+        eventually(Duration::from_secs(10), || server.state()["thinking"]
+            == "black"),
+        "{}",
+        server.state()
+    );
+    assert_eq!(
+        survivors(tag).len(),
+        1,
+        "Black's engine runs again: {:?}",
+        survivors(tag)
+    );
+}
+
+#[test]
+fn stopping_the_server_leaves_no_engine_behind() {
+    let tag = "gui-stop-tag";
+    let mut server = Server::start(&[fixture("busy", tag), fixture("hang", tag)]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "busy", "hang", r#"{"kind":"depth","depth":3}"#),
+    );
+    assert!(eventually(Duration::from_secs(10), || !survivors(tag).is_empty()));
+    assert_eq!(server.stop(), Some(0));
+    assert_none_left(tag);
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error_at_start() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
+        .args(["gui", "--port", &port, "--engine"])
+        .arg(format!("cmd={}", env!("CARGO_BIN_EXE_konane-engine")))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "cannot listen on 127.0.0.1:{port}: Address already in use"
+        )),
+        "{stderr}"
+    );
+    let engine = std::process::Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
+        .args(["gui", "--port", "0", "--engine", "cmd=x", "name=human"])
+        .output()
+        .unwrap();
+    assert_eq!(engine.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&engine.stderr);
+    assert!(
+        stderr.contains("the name 'human' is kept for the person"),
+        "{stderr}"
+    );
+}
