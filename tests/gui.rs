@@ -184,7 +184,7 @@ fn the_turn_and_the_rules_are_refereed_for_the_person_too() {
     assert_eq!(refused.status, 422);
     let error = refused.body["error"].as_str().unwrap();
     assert!(
-        error.contains("it is black's turn, and hang plays black"),
+        error.contains("it is Black's turn, and hang plays Black"),
         "{error}"
     );
     assert!(eventually(
@@ -389,5 +389,45 @@ fn a_port_in_use_is_a_clear_error_at_start() {
     assert!(
         stderr.contains("the name 'human' is kept for the person"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn under_turning_two_paths_to_one_square_are_told_apart() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let body = r#"{"width":4,"height":4,"opening":"traditional","capture":"turning","black":"human","white":"human","time":{"kind":"depth","depth":2},"fen":"4/1w2/w1w1/bw2 b"}"#;
+    let answer = server.post("/api/new", body);
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let legal = answer.body["legal"].as_array().unwrap();
+    let mut to_c3: Vec<(String, Vec<String>)> = legal
+        .iter()
+        .filter(|mv| mv["from"] == "a1" && mv["to"] == "c3")
+        .map(|mv| {
+            let path = mv["path"].as_array().unwrap().iter();
+            (
+                mv["text"].as_str().unwrap().to_string(),
+                path.map(|s| s.as_str().unwrap().to_string()).collect(),
+            )
+        })
+        .collect();
+    to_c3.sort();
+    assert_eq!(
+        to_c3,
+        [
+            (
+                "a1a3c3".to_string(),
+                vec!["a3".to_string(), "c3".to_string()]
+            ),
+            (
+                "a1c1c3".to_string(),
+                vec!["c1".to_string(), "c3".to_string()]
+            ),
+        ]
+    );
+    let played = server.post("/api/move", r#"{"move":"a1a3c3"}"#);
+    assert_eq!(played.status, 200, "{}", played.body);
+    assert_eq!(
+        played.body["shown"]["last"],
+        serde_json::json!(["a1", "a2", "a3", "b3", "c3"])
     );
 }

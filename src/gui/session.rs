@@ -334,6 +334,8 @@ struct Core {
     notice: Option<String>,
     /// Workers whose answer is still to come, so that shutting down can wait for them.
     outstanding: usize,
+    /// The number of the last state published.
+    version: u64,
 }
 
 fn index(color: Color) -> usize {
@@ -383,6 +385,7 @@ impl Core {
             paused: false,
             notice: None,
             outstanding: 0,
+            version: 0,
         }
     }
 
@@ -406,11 +409,14 @@ impl Core {
                     continue;
                 }
                 Some(Message::Request(request, reply)) => {
-                    let outcome = self.handle(request);
-                    self.step();
-                    let json = self.state_json();
-                    state.send_replace(json.clone());
-                    let _ = reply.send(outcome.map(|()| json));
+                    // A refused request changed nothing, so nothing is published.
+                    let outcome = self.handle(request).map(|()| {
+                        self.step();
+                        let json = self.state_json();
+                        state.send_replace(json.clone());
+                        json
+                    });
+                    let _ = reply.send(outcome);
                     continue;
                 }
                 Some(Message::Line { token, line }) => {
@@ -589,6 +595,7 @@ impl Core {
         }
         let side = game.current().side_to_move();
         if let Player::Engine { name, .. } = &game.players[index(side)] {
+            let side = view::capitalised(side);
             return Err(format!(
                 "it is {side}'s turn, and {name} plays {side}: wait for its move"
             ));
@@ -823,7 +830,8 @@ impl Core {
         let (who, side) =
             if let Some((worker, _)) = self.thinking.as_ref().filter(|(w, _)| w.token == token) {
                 let name = self.game.players[index(worker.side)].name();
-                (format!("{name} ({})", worker.side), worker.side)
+                let shown = view::capitalised(worker.side);
+                (format!("{name} ({shown})"), worker.side)
             } else if let Some(analyst) = &self.analyst {
                 let worker = analyst.worker.as_ref().filter(|w| w.token == token)?;
                 (
@@ -929,7 +937,8 @@ impl Core {
         true
     }
 
-    fn state_json(&self) -> Arc<str> {
+    fn state_json(&mut self) -> Arc<str> {
+        self.version += 1;
         let thinking = self
             .thinking
             .as_ref()
@@ -941,6 +950,7 @@ impl Core {
             .map(|a| self.engines[a.engine].launch.name.clone());
         let engines: Vec<String> = self.engines.iter().map(|e| e.launch.name.clone()).collect();
         view::state(&view::Context {
+            version: self.version,
             game: &self.game,
             engines: &engines,
             thinking,

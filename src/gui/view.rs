@@ -46,7 +46,8 @@ pub struct Ended {
     pub text: String,
 }
 
-fn capitalised(color: Color) -> &'static str {
+/// `Black` or `White`, as a sentence names them.
+pub fn capitalised(color: Color) -> &'static str {
     match color {
         Color::Black => "Black",
         Color::White => "White",
@@ -120,6 +121,9 @@ pub fn position_command(game: &Game) -> String {
 
 /// Everything besides the game that the page is told.
 pub struct Context<'a> {
+    /// Counts the states published: the page ignores one older than what it shows (an HTTP
+    /// answer can arrive after a newer state came over the live stream).
+    pub version: u64,
     /// The game.
     pub game: &'a Game,
     /// The configured engines' names.
@@ -161,6 +165,7 @@ fn landings(mv: Move) -> Vec<Square> {
 
 #[derive(Serialize)]
 struct State<'a> {
+    version: u64,
     engines: &'a [String],
     rules: Rules,
     players: [PlayerView; 2],
@@ -306,6 +311,7 @@ pub fn state(context: &Context) -> Arc<str> {
     };
     let view_last = game.view.checked_sub(1).map(|ply| game.moves[ply]);
     let state = State {
+        version: context.version,
         engines: context.engines,
         rules: Rules {
             width: game.rules.width(),
@@ -367,4 +373,23 @@ pub fn game_pgn(game: &Game) -> String {
         shard: None,
     };
     pgn::pgn(&record, 1, "konane-arbiter gui")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_jump_lands_on_every_second_square_of_its_path() {
+        let turning: Move = "b5d5d7".parse().unwrap();
+        let squares: Vec<String> = landings(turning).iter().map(Square::to_string).collect();
+        assert_eq!(squares, ["d5", "d7"]);
+        let double: Move = "f5b5".parse().unwrap();
+        let squares: Vec<String> = landings(double).iter().map(Square::to_string).collect();
+        assert_eq!(squares, ["d5", "b5"]);
+        assert!(
+            landings("d5".parse().unwrap()).is_empty(),
+            "a removal lands nowhere"
+        );
+    }
 }

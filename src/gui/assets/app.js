@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 40;
-const MARGIN = 24;
+const MARGIN = 30;
 
 let state = null;       // the game, as the server last sent it
 let receivedAt = 0;     // when (performance.now()) it came, for the running clock
@@ -194,6 +194,9 @@ function statusText() {
 }
 
 function show(next) {
+  // An HTTP answer can arrive after a newer state came over the live stream.
+  if (state && next.version < state.version) return;
+  if (!state) fillForm(next);
   state = next;
   receivedAt = performance.now();
   if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
@@ -215,6 +218,14 @@ function show(next) {
   $("stop-game").disabled = Boolean(state.result);
   $("fen-out").value = state.shown.fen;
   if (!state.thinking && !state.analysis) $("live").classList.add("idle");
+}
+
+// On opening the page, the form shows the game in progress.
+function fillForm(game) {
+  $("width").value = game.rules.width;
+  $("height").value = game.rules.height;
+  $("opening").value = game.rules.opening;
+  $("capture").value = game.rules.capture;
 }
 
 function fillEngines() {
@@ -300,6 +311,8 @@ async function typedMove(event) {
 
 function connect() {
   const events = new EventSource("/api/events");
+  // A restarted server counts its states from 1 again.
+  events.onopen = () => { state = null; };
   events.addEventListener("state", (event) => show(JSON.parse(event.data)));
   events.addEventListener("live", (event) => showLive(JSON.parse(event.data)));
   events.onerror = () => { if (events.readyState === EventSource.CLOSED) say("The server has stopped."); };
