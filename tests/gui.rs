@@ -53,6 +53,8 @@ fn a_game_is_played_through_the_endpoints_and_exported() {
             .contains("has no move"),
         "{end}"
     );
+    // The finished game's engine has quit.
+    assert_none_left(tag);
     // Stepping back shows the earlier position; the legal moves are then withheld.
     let back = server.post("/api/view", r#"{"ply":1}"#);
     assert_eq!(back.status, 200);

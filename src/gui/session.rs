@@ -684,7 +684,16 @@ impl Core {
     }
 
     fn step_game(&mut self) {
-        if self.game.ended.is_some() || self.paused || self.thinking.is_some() {
+        if self.game.ended.is_some() {
+            // A finished game's engines quit (an engine still stopping quits when it is back).
+            for slot in self.seats.iter_mut().flatten() {
+                if let Some(seat) = slot.seat.as_mut() {
+                    seat.shut_down();
+                }
+            }
+            return;
+        }
+        if self.paused || self.thinking.is_some() {
             return;
         }
         let position = *self.game.current();
