@@ -453,11 +453,8 @@ impl Core {
     /// and kills every engine process.
     fn finish(mut self, inbox: &Receiver<Message>) {
         self.stop_thinking();
-        if let Some(analyst) = &mut self.analyst {
-            analyst.wanted = false;
-            if let Some(worker) = &analyst.worker {
-                worker.stop.store(true, Ordering::SeqCst);
-            }
+        if let Some(analyst) = self.analyst.take() {
+            analyst.retire();
         }
         let until = Instant::now() + HALT_GRACE + Duration::from_secs(1);
         while self.outstanding > 0 {
@@ -472,7 +469,6 @@ impl Core {
         }
         // Dropping the seats kills the engines' process groups.
         self.seats = [None, None];
-        self.analyst = None;
     }
 
     fn handle(&mut self, request: Request) -> Result<(), String> {
