@@ -50,6 +50,12 @@ pub fn serve(settings: Settings, interrupted: Arc<AtomicBool>) -> Result<(), Str
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
         let (session, running) = session::start(settings.engines, settings.deadlines, settings.log);
         crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
+        if !address.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {}: anyone who can reach it can play on this server",
+                address.ip()
+            );
+        }
         let stopping = Arc::new(std::sync::Mutex::new(Some(running)));
         let on_stop = stopping.clone();
         let shutdown = async move {
