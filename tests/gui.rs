@@ -343,9 +343,9 @@ fn closing_the_page_stops_the_searches_and_reopening_resumes() {
         "{}",
         server.state()
     );
-    assert_eq!(
-        survivors(tag).len(),
-        1,
+    // Its process starts just after the state says it thinks.
+    assert!(
+        eventually(Duration::from_secs(10), || survivors(tag).len() == 1),
         "Black's engine runs again: {:?}",
         survivors(tag)
     );
@@ -432,4 +432,32 @@ fn under_turning_two_paths_to_one_square_are_told_apart() {
         played.body["shown"]["last"],
         serde_json::json!(["a1", "a2", "a3", "b3", "c3"])
     );
+}
+
+#[test]
+fn a_page_that_names_the_server_otherwise_is_refused() {
+    use std::io::Write;
+    let server = Server::start(&[engine_spec("engine")]);
+    let address = server.url.trim_start_matches("http://").to_string();
+    let ask = |host: &str| {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET /api/state HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    // A page of evil.example whose name was made to point here (DNS rebinding).
+    let refused = ask("evil.example:8080");
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(
+        refused.contains("Host 'evil.example:8080' is refused"),
+        "{refused}"
+    );
+    let port = address.rsplit(':').next().unwrap();
+    assert!(ask(&format!("localhost:{port}")).starts_with("HTTP/1.1 200"));
+    assert!(ask(&address).starts_with("HTTP/1.1 200"));
 }

@@ -24,9 +24,11 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
-/// The server's routes over `session`.
-pub fn router(session: Session) -> Router {
-    Router::new()
+/// The server's routes over `session`. On a loopback address only requests that name the
+/// server by an address or `localhost` are served: a web page whose own name was made to point
+/// at this machine (DNS rebinding) cannot drive it.
+pub fn router(session: Session, loopback: bool) -> Router {
+    let router = Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))
         .route(
             "/app.js",
@@ -47,7 +49,73 @@ pub fn router(session: Session) -> Router {
         .route("/api/stop", post(stop))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
-        .with_state(session)
+        .with_state(session);
+    if loopback {
+        router.layer(axum::middleware::from_fn(local_names_only))
+    } else {
+        router
+    }
+}
+
+/// Refuses a request whose `Host` is a name other than `localhost`.
+async fn local_names_only(
+    headers: HeaderMap,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("");
+    if is_local_name(host) {
+        next.run(request).await
+    } else {
+        error(
+            StatusCode::FORBIDDEN,
+            format!("Host '{host}' is refused: open the page by its address, as printed at start"),
+        )
+    }
+}
+
+/// True for `localhost` and address literals, with or without a port.
+fn is_local_name(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(bracketed) => {
+            return bracketed
+                .split(']')
+                .next()
+                .is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
+        }
+        None => host.rsplit_once(':').map_or(host, |(name, _port)| name),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::Ipv4Addr>().is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_addresses_and_localhost_name_the_server() {
+        for host in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST",
+            "[::1]:8080",
+            "10.0.0.2",
+        ] {
+            assert!(is_local_name(host), "{host}");
+        }
+        for host in [
+            "evil.example:8080",
+            "evil.example",
+            "",
+            "[nope]:80",
+            "localhost.evil:80",
+        ] {
+            assert!(!is_local_name(host), "{host}");
+        }
+    }
 }
 
 async fn asset(content_type: &'static str, body: &'static str) -> Response {

@@ -70,7 +70,7 @@ pub fn serve(settings: Settings, interrupted: Arc<AtomicBool>) -> Result<(), Str
                     .ok();
             }
         };
-        let served = axum::serve(listener, api::router(session))
+        let served = axum::serve(listener, api::router(session, address.ip().is_loopback()))
             .with_graceful_shutdown(shutdown)
             .await
             .map_err(|e| format!("the server failed: {e}"));
