@@ -237,13 +237,13 @@ fn engines_watch_each_other_with_live_lines_and_clocks() {
             6,
             "one",
             "two",
-            r#"{"kind":"clock","base_ms":3000,"inc_ms":50}"#,
+            r#"{"kind":"clock","base_ms":5000,"inc_ms":50}"#,
         ),
     );
     assert_eq!(answer.status, 200, "{}", answer.body);
     // Black's clock runs from the start (the state shows it already charged).
-    assert_eq!(answer.body["clocks"][1], 3000, "{}", answer.body);
-    assert!(answer.body["clocks"][0].as_u64().unwrap() <= 3000);
+    assert_eq!(answer.body["clocks"][1], 5000, "{}", answer.body);
+    assert!(answer.body["clocks"][0].as_u64().unwrap() <= 5000);
     assert_eq!(answer.body["thinking"], "black");
     let mut seen_live = false;
     assert!(
@@ -258,11 +258,12 @@ fn engines_watch_each_other_with_live_lines_and_clocks() {
     assert!(seen_live, "no engine line was shown");
     let end = server.state();
     assert_eq!(end["result"]["termination"], "normal", "{end}");
-    let clocks = end["clocks"].as_array().unwrap();
-    assert!(
-        clocks.iter().all(|c| c.as_u64().unwrap() < 3000 + 50 * 40),
-        "{end}"
-    );
+    // Each clock was charged for its engine's thinking: below the base plus its increments.
+    let plies = end["moves"].as_array().unwrap().len() as u64;
+    let moves_made = [plies.div_ceil(2), plies / 2];
+    for (clock, moves) in end["clocks"].as_array().unwrap().iter().zip(moves_made) {
+        assert!(clock.as_u64().unwrap() < 5000 + 50 * moves, "{end}");
+    }
 }
 
 #[test]
