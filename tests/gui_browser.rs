@@ -155,7 +155,7 @@ async fn fill(browser: &Client, input: &str, value: &str) {
 
 /// The number of entries in the move list.
 async fn moves_listed(browser: &Client) -> usize {
-    all(browser, "#moves li").await.len()
+    all(browser, "#moves .ply").await.len()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -277,7 +277,7 @@ async fn a_person_plays_the_engine_by_clicking() {
     .await;
     click(&browser, "#forward").await;
     until(&browser, "the first move marked", || async {
-        let current = text(&browser, "#moves li.current").await;
+        let current = text(&browser, "#moves .ply.current").await;
         (current == "a6").then_some(())
     })
     .await;
@@ -313,7 +313,7 @@ async fn a_person_plays_the_engine_by_clicking() {
         .await
         .unwrap();
     until(&browser, "the chosen path played", || async {
-        let listed = text(&browser, "#moves li").await;
+        let listed = text(&browser, "#moves .ply").await;
         (listed == "a1c1c3").then_some(())
     })
     .await;

@@ -167,19 +167,39 @@ function drawClocks() {
   });
 }
 
+// The move list as in PGN: one line a move number, Black's ply then White's.
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
+  const whiteFirst = state.start.endsWith(" w");
+  let line = null;
   state.moves.forEach((text, i) => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    item.dataset.ply = String(i + 1);
-    if (i + 1 === state.view) item.className = "current";
-    item.addEventListener("click", () => view(i + 1));
-    list.appendChild(item);
+    const counted = i + (whiteFirst ? 1 : 0);
+    const black = counted % 2 === 0;
+    if (black || line === null) {
+      line = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = `${Math.floor(counted / 2) + 1}.`;
+      line.appendChild(number);
+      list.appendChild(line);
+      if (!black) line.appendChild(ellipsis());
+    }
+    const ply = document.createElement("span");
+    ply.className = "ply" + (i + 1 === state.view ? " current" : "");
+    ply.textContent = text;
+    ply.addEventListener("click", () => view(i + 1));
+    line.appendChild(ply);
   });
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function ellipsis() {
+  const gap = document.createElement("span");
+  gap.className = "gap";
+  gap.textContent = "\u2026";
+  return gap;
 }
 
 function statusText() {
