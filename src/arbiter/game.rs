@@ -3,6 +3,7 @@
 
 use crate::arbiter::log::Log;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
+use crate::arbiter::spec::EngineSpec;
 use crate::arbiter::tournament::{Shard, TournamentId};
 use crate::moves::Move;
 use crate::position::Position;
@@ -154,12 +155,12 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// A seat for `launch`, not yet started.
-    pub fn new(launch: Launch, protocol: String, options: Vec<(String, String)>, log: Log) -> Seat {
+    /// A seat for the engine `spec` playing under `rules`, not yet started.
+    pub fn new(spec: &EngineSpec, rules: Rules, log: Log) -> Seat {
         Seat {
-            launch,
-            protocol,
-            options,
+            launch: spec.launch.clone(),
+            protocol: spec.protocol.clone(),
+            options: spec.options_for(rules),
             process: None,
             log,
             listener: None,

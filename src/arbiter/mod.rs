@@ -267,13 +267,7 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
                     let (black, white) = schedule.colours(job);
                     for index in [black, white] {
                         seats.entry(index).or_insert_with(|| {
-                            let spec = &engines[index];
-                            Seat::new(
-                                spec.launch.clone(),
-                                spec.protocol.clone(),
-                                spec.options_for(rules),
-                                config.log.clone(),
-                            )
+                            Seat::new(&engines[index], rules, config.log.clone())
                         });
                     }
                     let opening = config.openings.for_pair(rules, config.seed, job.pair);

@@ -141,12 +141,7 @@ pub fn play(
         moves: Vec::new(),
     };
     let spec = &settings.engine;
-    let mut seat = Seat::new(
-        spec.launch.clone(),
-        spec.protocol.clone(),
-        spec.options_for(rules),
-        settings.log.clone(),
-    );
+    let mut seat = Seat::new(spec, rules, settings.log.clone());
     if let Err(termination) = seat.ready(&settings.game_rules.deadlines) {
         return Err(format!(
             "engine '{}' could not be made ready: {}",

@@ -567,12 +567,7 @@ impl Core {
             Player::Engine { index, .. } => {
                 let spec = &self.engines[*index];
                 Some(EngineSeat {
-                    seat: Some(Box::new(Seat::new(
-                        spec.launch.clone(),
-                        spec.protocol.clone(),
-                        spec.options_for(rules),
-                        self.log.clone(),
-                    ))),
+                    seat: Some(Box::new(Seat::new(spec, rules, self.log.clone()))),
                     started: false,
                 })
             }
@@ -641,12 +636,7 @@ impl Core {
                 let spec = &self.engines[engine];
                 self.analyst = Some(Analyst {
                     engine,
-                    seat: Some(Box::new(Seat::new(
-                        spec.launch.clone(),
-                        spec.protocol.clone(),
-                        spec.options_for(self.game.rules),
-                        self.log.clone(),
-                    ))),
+                    seat: Some(Box::new(Seat::new(spec, self.game.rules, self.log.clone()))),
                     worker: None,
                     target: None,
                     wanted: true,
