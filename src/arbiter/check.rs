@@ -3,7 +3,9 @@
 //! was sent, and what came back or that nothing came within the deadline.
 
 use crate::arbiter::log::Log;
-use crate::arbiter::process::{self, EngineProcess, HandshakeError, ReadError, describe_exit};
+use crate::arbiter::process::{
+    self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
+};
 use crate::arbiter::spec::EngineSpec;
 use crate::board::splitmix64;
 use crate::moves::Move;
@@ -93,11 +95,6 @@ pub const CHECKS: [&str; 16] = [
     "output",
     "quit",
 ];
-
-/// Whether `line` is a `bestmove` message (and not, say, `bestmovexyz`).
-fn is_bestmove(line: &str) -> bool {
-    line.split_whitespace().next() == Some("bestmove")
-}
 
 /// The first words a protocol message may start with.
 const MESSAGES: [&str; 10] = [

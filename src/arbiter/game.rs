@@ -234,11 +234,9 @@ impl Seat {
         let Some(process) = self.process.as_mut() else {
             return;
         };
-        let answered = process.send("stop").and_then(|_| {
-            process.wait_for(Instant::now() + grace, |line| {
-                line.split_whitespace().next() == Some("bestmove")
-            })
-        });
+        let answered = process
+            .send("stop")
+            .and_then(|_| process.wait_for(Instant::now() + grace, process::is_bestmove));
         if let Err(error) = answered {
             self.discard(error);
         }
@@ -498,7 +496,7 @@ fn wait_for_bestmove(
         }
         let slice = deadline.min(Instant::now() + Duration::from_millis(50));
         match process.wait_for(slice, |line| {
-            let bestmove = line.split_whitespace().next() == Some("bestmove");
+            let bestmove = process::is_bestmove(line);
             if let (false, Some(listener)) = (bestmove, listener.as_mut()) {
                 listener(line);
             }

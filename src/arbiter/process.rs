@@ -111,6 +111,11 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Whether `line` is a `bestmove` message (and not, say, `bestmovexyz`).
+pub fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
+}
+
 /// A handshake step that failed: what was awaited, and why it did not come.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandshakeError {

@@ -5,7 +5,7 @@
 
 use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Opening, Seat, TimeControl};
 use crate::arbiter::log::Log;
-use crate::arbiter::process::ReadError;
+use crate::arbiter::process::{self, ReadError};
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::info::Live;
 use crate::gui::view::{self, Ended, Player};
@@ -984,7 +984,7 @@ fn analyse(
             continue;
         }
         match process.read_line(Instant::now() + Duration::from_millis(50)) {
-            Ok((line, _)) if line.split_whitespace().next() == Some("bestmove") => {
+            Ok((line, _)) if process::is_bestmove(&line) => {
                 searching = false;
             }
             Ok((line, _)) => listener(&line),
