@@ -186,9 +186,19 @@ fn parse<T: DeserializeOwned>(headers: &HeaderMap, body: &Bytes) -> Result<T, Re
         .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("malformed request: {e}")))
 }
 
-/// Hands `request` to the session: the new state, or why the game refused it.
-async fn submit(session: &Session, request: Request) -> Response {
-    match session.ask(request).await {
+/// Reads the body as `T`, turns it into a request and hands that to the session: the new
+/// state, or why the body or the game refused it.
+async fn submit<T: DeserializeOwned>(
+    session: &Session,
+    headers: &HeaderMap,
+    body: &Bytes,
+    request: impl FnOnce(T) -> Request,
+) -> Response {
+    let parsed = match parse::<T>(headers, body) {
+        Ok(parsed) => parsed,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match session.ask(request(parsed)).await {
         Ok(body) => json(&body),
         Err(why) => error(StatusCode::UNPROCESSABLE_ENTITY, why),
     }
@@ -241,10 +251,7 @@ async fn pgn(State(session): State<Session>) -> Response {
 }
 
 async fn new_game(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    match parse::<NewGame>(&headers, &body) {
-        Ok(new) => submit(&session, Request::New(new)).await,
-        Err(refusal) => refusal.into_response(),
-    }
+    submit::<NewGame>(&session, &headers, &body, Request::New).await
 }
 
 /// `{"move": "f5d5"}`
@@ -255,10 +262,7 @@ struct MoveBody {
 }
 
 async fn play(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    match parse::<MoveBody>(&headers, &body) {
-        Ok(body) => submit(&session, Request::Move(body.r#move)).await,
-        Err(refusal) => refusal.into_response(),
-    }
+    submit::<MoveBody>(&session, &headers, &body, |body| Request::Move(body.r#move)).await
 }
 
 /// `{"ply": 3}`
@@ -269,10 +273,7 @@ struct ViewBody {
 }
 
 async fn view(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    match parse::<ViewBody>(&headers, &body) {
-        Ok(body) => submit(&session, Request::View(body.ply)).await,
-        Err(refusal) => refusal.into_response(),
-    }
+    submit::<ViewBody>(&session, &headers, &body, |body| Request::View(body.ply)).await
 }
 
 /// `{"engine": "name"}` to analyse, `{"engine": null}` to stop.
@@ -283,10 +284,10 @@ struct AnalysisBody {
 }
 
 async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    match parse::<AnalysisBody>(&headers, &body) {
-        Ok(body) => submit(&session, Request::Analyse(body.engine)).await,
-        Err(refusal) => refusal.into_response(),
-    }
+    submit::<AnalysisBody>(&session, &headers, &body, |body| {
+        Request::Analyse(body.engine)
+    })
+    .await
 }
 
 /// `{}`
@@ -295,8 +296,5 @@ async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Byte
 struct StopBody {}
 
 async fn stop(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    match parse::<StopBody>(&headers, &body) {
-        Ok(StopBody {}) => submit(&session, Request::Stop).await,
-        Err(refusal) => refusal.into_response(),
-    }
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Stop).await
 }
