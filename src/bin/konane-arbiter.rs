@@ -186,14 +186,7 @@ fn run_gui(
         .map(|words| EngineSpec::parse(words))
         .collect::<Result<_, _>>()?;
     if engines.is_empty() {
-        let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let engine = here.with_file_name("konane-engine");
-        if !engine.exists() {
-            return Err(format!(
-                "no --engine given and no konane-engine at {} (run cargo build --release first)",
-                engine.display()
-            ));
-        }
+        let engine = engine_beside_this_program()?;
         engines.push(EngineSpec::parse(&[format!("cmd={}", engine.display())])?);
     }
     if let Some(spec) = engines.iter().find(|spec| spec.launch.name == "human") {
@@ -375,6 +368,20 @@ struct CheckArgs {
 }
 
 /// The words of each `--engine`, one group per occurrence.
+/// The konane-engine next to this program, which the demo and the GUI use when no
+/// `--engine` is given.
+fn engine_beside_this_program() -> Result<PathBuf, String> {
+    let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let engine = here.with_file_name("konane-engine");
+    if !engine.exists() {
+        return Err(format!(
+            "no --engine given and no konane-engine at {} (run cargo build --release first)",
+            engine.display()
+        ));
+    }
+    Ok(engine)
+}
+
 fn engine_groups(matches: &ArgMatches) -> Vec<Vec<String>> {
     matches
         .get_occurrences::<String>("engine")
@@ -459,14 +466,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
     let mut seed = cli.seed.unwrap_or(1);
     let mut random_plies = cli.random_plies;
     if demo {
-        let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let engine = here.with_file_name("konane-engine");
-        if !engine.exists() {
-            return Err(format!(
-                "no --engine given and no demo engine at {} (run cargo build --release first)",
-                engine.display()
-            ));
-        }
+        let engine = engine_beside_this_program()?;
         let command = engine.to_string_lossy().into_owned();
         engines = vec![EngineSpec::parse(&[format!("cmd={command}")])?; 2];
         if cli.limits.given().is_none() {
