@@ -231,8 +231,8 @@ pub fn start(engines: Vec<EngineSpec>, deadlines: Deadlines, log: Log) -> (Sessi
         time: TimeSetting::Movetime { ms: 1000 },
         fen: None,
     };
-    let mut core = Core::new(engines, deadlines, log, messages.clone());
-    core.new_game(&first).expect("the first game is valid");
+    let game = build_game(&first, &engines).expect("the first game is valid");
+    let mut core = Core::new(engines, deadlines, log, messages.clone(), game);
     let state = watch::Sender::new(core.state_json());
     let live = watch::Sender::new(Arc::from("{}"));
     let session = Session {
@@ -351,28 +351,14 @@ impl Core {
         deadlines: Deadlines,
         log: Log,
         messages: Sender<Message>,
+        game: Game,
     ) -> Core {
-        let rules = Rules::default();
-        let start = Position::start(rules).expect("8x8 is playable");
-        Core {
+        let mut core = Core {
             engines,
             deadlines,
             log,
             messages,
-            game: Game {
-                rules,
-                opening: Opening {
-                    fen: None,
-                    moves: Vec::new(),
-                },
-                positions: vec![start],
-                moves: Vec::new(),
-                players: [Player::Human, Player::Human],
-                time_control: TimeControl::MoveTime(Duration::from_secs(1)),
-                clocks: Clocks::new(TimeControl::MoveTime(Duration::from_secs(1))),
-                ended: None,
-                view: 0,
-            },
+            game,
             seats: [None, None],
             thinking: None,
             stopping: Vec::new(),
@@ -386,7 +372,9 @@ impl Core {
             notice: None,
             outstanding: 0,
             version: 0,
-        }
+        };
+        core.seats = core.engine_seats();
+        core
     }
 
     fn run(
@@ -498,85 +486,34 @@ impl Core {
         }
     }
 
-    fn player(&self, name: &str, side: &str) -> Result<Player, String> {
-        if name == "human" {
-            return Ok(Player::Human);
-        }
-        match self.engines.iter().position(|e| e.launch.name == name) {
-            Some(engine) => Ok(Player::Engine {
-                index: engine,
-                name: name.to_string(),
-            }),
-            None => {
-                let names: Vec<&str> = self
-                    .engines
-                    .iter()
-                    .map(|e| e.launch.name.as_str())
-                    .collect();
-                Err(format!(
-                    "{side}: '{name}' is neither 'human' nor a configured engine ({})",
-                    if names.is_empty() {
-                        "none configured".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ))
-            }
-        }
-    }
-
     fn new_game(&mut self, new: &NewGame) -> Result<(), String> {
-        let opening: OpeningRule = new.opening.parse().map_err(|e| format!("opening: {e}"))?;
-        let capture: Capture = new.capture.parse().map_err(|e| format!("capture: {e}"))?;
-        let players = [
-            self.player(&new.black, "black")?,
-            self.player(&new.white, "white")?,
-        ];
-        let time_control = new.time.time_control()?;
-        let start = match new.fen.as_deref().map(str::trim) {
-            Some(fen) if !fen.is_empty() => Position::from_fen(fen, opening, capture)
-                .map_err(|e| format!("position string: {e}"))?,
-            _ => {
-                let rules = Rules::new(new.width, new.height, opening, capture)
-                    .map_err(|e| format!("board: {e}"))?;
-                Position::start(rules).map_err(|e| format!("board: {e}"))?
-            }
-        };
+        let game = build_game(new, &self.engines)?;
         self.stop_thinking();
         if let Some(analyst) = self.analyst.take() {
             analyst.retire();
         }
         self.game_number += 1;
-        let rules = start.rules();
-        let standard = Position::start(rules).ok();
-        self.game = Game {
-            rules,
-            opening: Opening {
-                fen: (standard != Some(start)).then(|| start.fen()),
-                moves: Vec::new(),
-            },
-            positions: vec![start],
-            moves: Vec::new(),
-            players,
-            time_control,
-            clocks: Clocks::new(time_control),
-            ended: None,
-            view: 0,
-        };
-        self.seats = [0, 1].map(|side| match &self.game.players[side] {
-            Player::Engine { index, .. } => {
-                let spec = &self.engines[*index];
-                Some(EngineSeat {
-                    seat: Some(Box::new(Seat::new(spec, rules, self.log.clone()))),
-                    started: false,
-                })
-            }
-            Player::Human => None,
-        });
+        self.game = game;
+        self.seats = self.engine_seats();
         self.live = Live::default();
         self.notice = None;
         self.paused = false;
         Ok(())
+    }
+
+    /// A seat, not yet started, for each side of the game an engine plays.
+    fn engine_seats(&self) -> [Option<EngineSeat>; 2] {
+        self.game.players.clone().map(|player| match player {
+            Player::Engine { index, .. } => Some(EngineSeat {
+                seat: Some(Box::new(Seat::new(
+                    &self.engines[index],
+                    self.game.rules,
+                    self.log.clone(),
+                ))),
+                started: false,
+            }),
+            Player::Human => None,
+        })
     }
 
     fn human_move(&mut self, text: &str) -> Result<(), String> {
@@ -953,6 +890,66 @@ impl Core {
             paused: self.paused,
             notice: self.notice.as_deref(),
         })
+    }
+}
+
+/// The game `new` asks for, checked: rules, players among `engines`, time control, start.
+fn build_game(new: &NewGame, engines: &[EngineSpec]) -> Result<Game, String> {
+    let opening: OpeningRule = new.opening.parse().map_err(|e| format!("opening: {e}"))?;
+    let capture: Capture = new.capture.parse().map_err(|e| format!("capture: {e}"))?;
+    let players = [
+        player(&new.black, "black", engines)?,
+        player(&new.white, "white", engines)?,
+    ];
+    let time_control = new.time.time_control()?;
+    let start = match new.fen.as_deref().map(str::trim) {
+        Some(fen) if !fen.is_empty() => Position::from_fen(fen, opening, capture)
+            .map_err(|e| format!("position string: {e}"))?,
+        _ => {
+            let rules = Rules::new(new.width, new.height, opening, capture)
+                .map_err(|e| format!("board: {e}"))?;
+            Position::start(rules).map_err(|e| format!("board: {e}"))?
+        }
+    };
+    let rules = start.rules();
+    let standard = Position::start(rules).ok();
+    Ok(Game {
+        rules,
+        opening: Opening {
+            fen: (standard != Some(start)).then(|| start.fen()),
+            moves: Vec::new(),
+        },
+        positions: vec![start],
+        moves: Vec::new(),
+        players,
+        time_control,
+        clocks: Clocks::new(time_control),
+        ended: None,
+        view: 0,
+    })
+}
+
+/// The player `name` names for `side`: `human`, or one of `engines`.
+fn player(name: &str, side: &str, engines: &[EngineSpec]) -> Result<Player, String> {
+    if name == "human" {
+        return Ok(Player::Human);
+    }
+    match engines.iter().position(|e| e.launch.name == name) {
+        Some(engine) => Ok(Player::Engine {
+            index: engine,
+            name: name.to_string(),
+        }),
+        None => {
+            let names: Vec<&str> = engines.iter().map(|e| e.launch.name.as_str()).collect();
+            Err(format!(
+                "{side}: '{name}' is neither 'human' nor a configured engine ({})",
+                if names.is_empty() {
+                    "none configured".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }
     }
 }
 
