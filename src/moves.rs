@@ -85,6 +85,34 @@ impl Move {
         directions.all(|d| Some(d) == first)
     }
 
+    /// The squares the move touches: its start, then each jumped square and landing square
+    /// in turn (cut short where the path would leave `a1`..`z26`).
+    pub fn touched_squares(self) -> Vec<Square> {
+        let mut squares = vec![self.from];
+        let mut at = self.from;
+        for direction in self.directions() {
+            for _ in 0..2 {
+                match at.offset(direction, 1) {
+                    Some(next) => {
+                        squares.push(next);
+                        at = next;
+                    }
+                    None => return squares,
+                }
+            }
+        }
+        squares
+    }
+
+    /// The squares the stone lands on, one per single jump (none for a removal).
+    pub fn landings(self) -> Vec<Square> {
+        self.touched_squares()
+            .into_iter()
+            .skip(2)
+            .step_by(2)
+            .collect()
+    }
+
     /// The squares named in the notation: the start, then the end of every straight leg.
     /// `None` if the path leaves `a1`..`z26` (it cannot be legal anywhere).
     pub fn waypoints(self) -> Option<Vec<Square>> {
@@ -220,6 +248,25 @@ mod tests {
 
     fn sq(text: &str) -> Square {
         text.parse().unwrap()
+    }
+
+    fn names(squares: Vec<Square>) -> Vec<String> {
+        squares.iter().map(Square::to_string).collect()
+    }
+
+    #[test]
+    fn a_jump_touches_its_squares_and_lands_on_every_second() {
+        let turning: Move = "b5d5d7".parse().unwrap();
+        assert_eq!(
+            names(turning.touched_squares()),
+            ["b5", "c5", "d5", "d6", "d7"]
+        );
+        assert_eq!(names(turning.landings()), ["d5", "d7"]);
+        let double: Move = "f5b5".parse().unwrap();
+        assert_eq!(names(double.landings()), ["d5", "b5"]);
+        let removal: Move = "d5".parse().unwrap();
+        assert_eq!(names(removal.touched_squares()), ["d5"]);
+        assert!(removal.landings().is_empty(), "a removal lands nowhere");
     }
 
     #[test]

@@ -71,7 +71,7 @@ the engine's reply, 'quit' to leave.";
 /// The board drawn for a person: rank numbers, file letters, and the squares the last move
 /// touched in brackets (where it started, what it jumped, where it landed).
 pub fn draw(position: &Position, last: Option<Move>) -> String {
-    let touched = last.map_or(Vec::new(), touched_squares);
+    let touched = last.map_or(Vec::new(), Move::touched_squares);
     let diagram = position.diagram();
     let mut text = String::new();
     for rank in (0..diagram.height).rev() {
@@ -96,24 +96,6 @@ pub fn draw(position: &Position, last: Option<Move>) -> String {
     }
     text.push('\n');
     text
-}
-
-/// The squares a move touches: its start, then each jumped square and landing square.
-fn touched_squares(mv: Move) -> Vec<Square> {
-    let mut squares = vec![mv.from()];
-    let mut at = mv.from();
-    for direction in mv.directions() {
-        for _ in 0..2 {
-            match at.offset(direction, 1) {
-                Some(next) => {
-                    squares.push(next);
-                    at = next;
-                }
-                None => return squares,
-            }
-        }
-    }
-    squares
 }
 
 /// The state of the game that `undo` goes back to.

@@ -147,22 +147,6 @@ struct LegalMove {
     path: Vec<String>,
 }
 
-/// The squares a jump lands on, one per single jump.
-fn landings(mv: Move) -> Vec<Square> {
-    let mut at = mv.from();
-    let mut squares = Vec::new();
-    for direction in mv.directions() {
-        match at.offset(direction, 2) {
-            Some(next) => {
-                squares.push(next);
-                at = next;
-            }
-            None => break,
-        }
-    }
-    squares
-}
-
 #[derive(Serialize)]
 struct State<'a> {
     version: u64,
@@ -230,19 +214,7 @@ fn shown(position: &Position, last: Option<Move>) -> Shown {
                 .collect()
         })
         .collect();
-    let mut touched = Vec::new();
-    if let Some(mv) = last {
-        touched.push(mv.from());
-        let mut at = mv.from();
-        for direction in mv.directions() {
-            for _ in 0..2 {
-                if let Some(next) = at.offset(direction, 1) {
-                    touched.push(next);
-                    at = next;
-                }
-            }
-        }
-    }
+    let touched = last.map_or(Vec::new(), Move::touched_squares);
     Shown {
         board,
         side_to_move: position.side_to_move().name(),
@@ -288,7 +260,7 @@ pub fn state(context: &Context) -> Arc<str> {
             .legal_moves()
             .into_iter()
             .map(|mv| {
-                let path = landings(mv);
+                let path = mv.landings();
                 LegalMove {
                     text: mv.to_string(),
                     from: mv.from().to_string(),
@@ -373,23 +345,4 @@ pub fn game_pgn(game: &Game) -> String {
         shard: None,
     };
     pgn::pgn(&record, 1, "konane-arbiter gui")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_jump_lands_on_every_second_square_of_its_path() {
-        let turning: Move = "b5d5d7".parse().unwrap();
-        let squares: Vec<String> = landings(turning).iter().map(Square::to_string).collect();
-        assert_eq!(squares, ["d5", "d7"]);
-        let double: Move = "f5b5".parse().unwrap();
-        let squares: Vec<String> = landings(double).iter().map(Square::to_string).collect();
-        assert_eq!(squares, ["d5", "b5"]);
-        assert!(
-            landings("d5".parse().unwrap()).is_empty(),
-            "a removal lands nowhere"
-        );
-    }
 }
