@@ -257,8 +257,8 @@ fn failure(error: ReadError) -> Termination {
     }
 }
 
-/// The `position` command for a game so far.
-fn position_command(opening: &Opening, moves: &[String]) -> String {
+/// The `position` command for a game so far: `opening`, then `moves`.
+pub fn position_command(opening: &Opening, moves: &[String]) -> String {
     let mut command = match &opening.fen {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),

@@ -1,7 +1,7 @@
 //! What the page is sent: the game as JSON (the shown position, the legal moves a person may
 //! click, the move list, clocks, the result), and the game as PGN.
 
-use crate::arbiter::game::{GameRecord, Termination, TimeControl};
+use crate::arbiter::game::{self, GameRecord, Termination, TimeControl};
 use crate::arbiter::pgn;
 use crate::gui::session::Game;
 use crate::moves::Move;
@@ -106,17 +106,11 @@ impl Ended {
 
 /// The `position` command for the shown position of `game`.
 pub fn position_command(game: &Game) -> String {
-    let mut command = match &game.opening.fen {
-        Some(fen) => format!("position fen {fen}"),
-        None => "position startpos".to_string(),
-    };
-    if game.view > 0 {
-        command += " moves";
-        for mv in &game.moves[..game.view] {
-            command += &format!(" {mv}");
-        }
-    }
-    command
+    let moves: Vec<String> = game.moves[..game.view]
+        .iter()
+        .map(Move::to_string)
+        .collect();
+    game::position_command(&game.opening, &moves)
 }
 
 /// Everything besides the game that the page is told.
