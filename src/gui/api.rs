@@ -231,7 +231,7 @@ async fn events(
 }
 
 async fn pgn(State(session): State<Session>) -> Response {
-    match session.ask(Request::Pgn).await {
+    match session.pgn().await {
         Ok(text) => (
             [
                 (
@@ -243,7 +243,7 @@ async fn pgn(State(session): State<Session>) -> Response {
                     "attachment; filename=\"konane.pgn\"",
                 ),
             ],
-            text.to_string(),
+            text,
         )
             .into_response(),
         Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),

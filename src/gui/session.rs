@@ -28,6 +28,9 @@ const HALT_GRACE: Duration = Duration::from_secs(2);
 /// (a reload reconnects well within it).
 const NO_VIEWER_GRACE: Duration = Duration::from_secs(2);
 
+/// The answer to anything asked of a session that is ending.
+const SHUTTING_DOWN: &str = "the server is shutting down";
+
 /// How often the session thread looks at the clock when no message comes.
 const TICK: Duration = Duration::from_millis(200);
 
@@ -121,8 +124,6 @@ pub enum Request {
     Analyse(Option<String>),
     /// End the game in progress without a winner; its engines stop searching.
     Stop,
-    /// The game so far as PGN (the answer is the PGN text, not the state).
-    Pgn,
 }
 
 /// The answer to a request: the state after it (JSON), or why it was refused.
@@ -131,6 +132,8 @@ pub type Reply = Result<Arc<str>, String>;
 /// What reaches the session thread.
 enum Message {
     Request(Request, oneshot::Sender<Reply>),
+    /// The game so far as PGN.
+    Pgn(oneshot::Sender<String>),
     /// A page opened (`true`) or closed its live connection.
     Viewer(bool),
     /// An engine line from the worker holding `token`.
@@ -176,13 +179,21 @@ impl Drop for ViewerGuard {
 impl Session {
     /// Asks the session for `request`; the answer is the new state, or why it was refused.
     pub async fn ask(&self, request: Request) -> Reply {
+        self.call(|reply| Message::Request(request, reply)).await?
+    }
+
+    /// The game so far as PGN (`*` as the result while it is in progress).
+    pub async fn pgn(&self) -> Result<String, String> {
+        self.call(Message::Pgn).await
+    }
+
+    /// Sends the message `with` makes around a reply channel, and waits for the reply.
+    async fn call<T>(&self, with: impl FnOnce(oneshot::Sender<T>) -> Message) -> Result<T, String> {
         let (reply, answer) = oneshot::channel();
         self.messages
-            .send(Message::Request(request, reply))
-            .map_err(|_| "the server is shutting down".to_string())?;
-        answer
-            .await
-            .map_err(|_| "the server is shutting down".to_string())?
+            .send(with(reply))
+            .map_err(|_| SHUTTING_DOWN.to_string())?;
+        answer.await.map_err(|_| SHUTTING_DOWN.to_string())
     }
 
     /// Counts a page's live connection until the guard is dropped.
@@ -392,8 +403,8 @@ impl Core {
             let mut changed = true;
             match message {
                 Some(Message::Shutdown) => break,
-                Some(Message::Request(Request::Pgn, reply)) => {
-                    let _ = reply.send(Ok(Arc::from(view::game_pgn(&self.game))));
+                Some(Message::Pgn(reply)) => {
+                    let _ = reply.send(view::game_pgn(&self.game));
                     continue;
                 }
                 Some(Message::Request(request, reply)) => {
@@ -449,7 +460,7 @@ impl Core {
             match inbox.recv_deadline(until) {
                 Ok(Message::Answered { .. } | Message::Analysed { .. }) => self.outstanding -= 1,
                 Ok(Message::Request(_, reply)) => {
-                    let _ = reply.send(Err("the server is shutting down".to_string()));
+                    let _ = reply.send(Err(SHUTTING_DOWN.to_string()));
                 }
                 Ok(_) => {}
                 Err(_) => break,
@@ -474,7 +485,6 @@ impl Core {
                 Ok(())
             }
             Request::Analyse(engine) => self.analyse(engine),
-            Request::Pgn => Ok(()),
             Request::Stop => {
                 if self.game.ended.is_some() {
                     return Err("stop: the game is already over".to_string());
@@ -720,7 +730,6 @@ impl Core {
         let token = self.next_token;
         let stop = Arc::new(AtomicBool::new(false));
         let messages = self.messages.clone();
-        seat.listen(Box::new(|_| {}));
         let (flag, deadlines, command) = (stop.clone(), self.deadlines, target.clone());
         self.outstanding += 1;
         std::thread::spawn(move || {
