@@ -153,6 +153,16 @@ async fn fill(browser: &Client, input: &str, value: &str) {
     element.send_keys(value).await.unwrap();
 }
 
+/// Waits until the board drawn has `squares` squares.
+async fn board_drawn(browser: &Client, squares: usize) {
+    until(
+        browser,
+        &format!("a board of {squares} squares"),
+        || async { (all(browser, "#board g[data-square]").await.len() == squares).then_some(()) },
+    )
+    .await;
+}
+
 /// The number of entries in the move list.
 async fn moves_listed(browser: &Client) -> usize {
     all(browser, "#moves .ply").await.len()
@@ -165,10 +175,7 @@ async fn a_person_plays_the_engine_by_clicking() {
     let mut server = Server::start(&[engine]);
     let browser = driver.browser().await;
     browser.goto(&format!("{}/", server.url)).await.unwrap();
-    until(&browser, "the board", || async {
-        (all(&browser, "#board g[data-square]").await.len() == 64).then_some(())
-    })
-    .await;
+    board_drawn(&browser, 64).await;
 
     // A 6x6 game, the person Black, the engine White at 150 ms a move.
     fill(&browser, "width", "6").await;
@@ -178,10 +185,7 @@ async fn a_person_plays_the_engine_by_clicking() {
     choose(&browser, "time-kind", "movetime").await;
     fill(&browser, "time-a", "150").await;
     click(&browser, "#start").await;
-    until(&browser, "the 6x6 board", || async {
-        (all(&browser, "#board g[data-square]").await.len() == 36).then_some(())
-    })
-    .await;
+    board_drawn(&browser, 36).await;
     assert!(text(&browser, "#status").await.contains("Black to remove"));
 
     // A removal that is not allowed is refused with the reason, and changes nothing.
@@ -288,10 +292,7 @@ async fn a_person_plays_the_engine_by_clicking() {
     choose(&browser, "white", "human").await;
     fill(&browser, "fen", "4/1w2/w1w1/bw2 b").await;
     click(&browser, "#start").await;
-    until(&browser, "the 4x4 position", || async {
-        (all(&browser, "#board g[data-square]").await.len() == 16).then_some(())
-    })
-    .await;
+    board_drawn(&browser, 16).await;
     click(&browser, "#board g[data-square='a1']").await;
     click(&browser, "#board g[data-square='c3']").await;
     let paths = until(&browser, "the choice of paths", || async {
