@@ -220,12 +220,7 @@ impl Seat {
             ReadError::Timeout => "it did not answer in time".to_string(),
             ReadError::Interrupted => "interrupted".to_string(),
         };
-        let lines = process.recent_lines();
-        self.failure = Some(if lines.is_empty() {
-            format!("{how}; it wrote nothing")
-        } else {
-            format!("{how}; its last lines: {}", lines.join(" | "))
-        });
+        self.failure = Some(how + &process.last_lines());
     }
 
     /// Ends a search in progress: sends `stop` and waits up to `grace` for the `bestmove`.

@@ -295,13 +295,19 @@ impl EngineProcess {
         };
         // The stderr reader may still be delivering the last words of an engine that exited.
         std::thread::sleep(Duration::from_millis(50));
+        text += &self.last_lines();
+        text
+    }
+
+    /// The engine's last lines for an error message: `; its last lines: a | b`, or `; it
+    /// wrote nothing`.
+    pub fn last_lines(&self) -> String {
         let lines = self.recent_lines();
         if lines.is_empty() {
-            text += "; it wrote nothing";
+            "; it wrote nothing".to_string()
         } else {
-            text += &format!("; its last lines: {}", lines.join(" | "));
+            format!("; its last lines: {}", lines.join(" | "))
         }
-        text
     }
 
     /// `isready`, then waits for `readyok`.
