@@ -35,6 +35,14 @@ impl Color {
         }
     }
 
+    /// The place of this colour's entry in a pair kept Black first (clocks, seats, players).
+    pub fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
     /// The lower-case name, `black` or `white`.
     pub fn name(self) -> &'static str {
         match self {

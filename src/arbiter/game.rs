@@ -343,7 +343,7 @@ pub fn play(
             return Some(record(winner, Termination::Normal, moves, times));
         }
         let side = position.side_to_move();
-        let seat = &mut *seats[if side == Color::Black { 0 } else { 1 }];
+        let seat = &mut *seats[side.index()];
         match ask(
             seat,
             &position,
@@ -413,11 +413,7 @@ pub fn ask(
     stop: &AtomicBool,
 ) -> Asked {
     let deadlines = &game_rules.deadlines;
-    let index = if position.side_to_move() == Color::Black {
-        0
-    } else {
-        1
-    };
+    let index = position.side_to_move().index();
     let ugi = seat.protocol == "ugi";
     let Some(process) = seat.process.as_mut() else {
         return Asked::Lost(Termination::Crash, None);

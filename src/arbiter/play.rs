@@ -267,7 +267,7 @@ pub fn play(
         tournament: None,
         shard: None,
     };
-    let winner_name = &names[if winner == Color::Black { 0 } else { 1 }];
+    let winner_name = &names[winner.index()];
     let how = match &termination {
         Termination::Normal => format!("{} has no move", winner.opponent()),
         other => format!("{engine_name} lost by {}", other.text()),

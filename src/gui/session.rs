@@ -349,13 +349,6 @@ struct Core {
     version: u64,
 }
 
-fn index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl Core {
     fn new(
         engines: Vec<EngineSpec>,
@@ -532,7 +525,7 @@ impl Core {
             return Err(format!("the game is over: {}", ended.text));
         }
         let side = game.current().side_to_move();
-        if let Player::Engine { name, .. } = &game.players[index(side)] {
+        if let Player::Engine { name, .. } = &game.players[side.index()] {
             let side = view::capitalised(side);
             return Err(format!(
                 "it is {side}'s turn, and {name} plays {side}: wait for its move"
@@ -601,7 +594,7 @@ impl Core {
             return Some("no page is open".to_string());
         }
         let side = self.game.current().side_to_move();
-        match (&self.game.ended, &self.game.players[index(side)]) {
+        match (&self.game.ended, &self.game.players[side.index()]) {
             (None, Player::Engine { name, .. }) => Some(format!(
                 "{name} is to move in the game; analysis runs when a person is to move or the game is over"
             )),
@@ -631,7 +624,7 @@ impl Core {
         }
         let position = *self.game.current();
         let side = position.side_to_move();
-        let Some(engine_seat) = &mut self.seats[index(side)] else {
+        let Some(engine_seat) = &mut self.seats[side.index()] else {
             return;
         };
         let Some(mut seat) = engine_seat.seat.take() else {
@@ -759,7 +752,7 @@ impl Core {
     fn stop_thinking(&mut self) {
         if let Some((worker, _)) = self.thinking.take() {
             worker.stop.store(true, Ordering::SeqCst);
-            if let Some(seat) = &mut self.seats[index(worker.side)] {
+            if let Some(seat) = &mut self.seats[worker.side.index()] {
                 // Asked again later, the engine first gets a new `newgame`.
                 seat.started = false;
             }
@@ -770,7 +763,7 @@ impl Core {
     fn line(&mut self, token: u64, line: &str) -> Option<Arc<str>> {
         let (who, side) =
             if let Some((worker, _)) = self.thinking.as_ref().filter(|(w, _)| w.token == token) {
-                let name = self.game.players[index(worker.side)].name();
+                let name = self.game.players[worker.side.index()].name();
                 let shown = view::capitalised(worker.side);
                 (format!("{name} ({shown})"), worker.side)
             } else if let Some(analyst) = &self.analyst {
@@ -795,7 +788,7 @@ impl Core {
                 let worker = self.stopping.swap_remove(at);
                 if let (true, Some(slot)) = (
                     worker.game == self.game_number,
-                    &mut self.seats[index(worker.side)],
+                    &mut self.seats[worker.side.index()],
                 ) {
                     slot.seat = Some(seat);
                 }
@@ -805,7 +798,7 @@ impl Core {
         let (worker, _) = self.thinking.take().expect("checked above");
         let side = worker.side;
         let failure = seat.failure().map(str::to_string);
-        if let Some(slot) = &mut self.seats[index(side)] {
+        if let Some(slot) = &mut self.seats[side.index()] {
             slot.seat = Some(seat);
         }
         self.game.clocks = clocks;
@@ -816,11 +809,11 @@ impl Core {
                 self.play(mv, after);
             }
             Asked::Lost(termination, _) => {
-                let name = self.game.players[index(side)].name();
+                let name = self.game.players[side.index()].name();
                 self.game.ended = Some(Ended::forfeit(side, &name, &termination, failure));
             }
             Asked::Stopped => {
-                if let Some(slot) = &mut self.seats[index(side)] {
+                if let Some(slot) = &mut self.seats[side.index()] {
                     slot.started = false;
                 }
             }

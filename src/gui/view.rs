@@ -234,7 +234,7 @@ pub fn state(context: &Context) -> Arc<str> {
     let game = context.game;
     let current = game.current();
     let side = current.side_to_move();
-    let human_to_move = game.players[usize::from(side == Color::White)] == Player::Human;
+    let human_to_move = game.players[side.index()] == Player::Human;
     let at_end = game.view == game.moves.len();
     let why_not = if let Some(ended) = &game.ended {
         Some(format!("The game is over. {}", ended.text))
@@ -268,8 +268,7 @@ pub fn state(context: &Context) -> Arc<str> {
         TimeControl::Clock { .. } => {
             let mut left = game.clocks.left;
             if let Some((side, elapsed)) = context.thinking {
-                let at = usize::from(side == Color::White);
-                left[at] = left[at].saturating_sub(elapsed);
+                left[side.index()] = left[side.index()].saturating_sub(elapsed);
             }
             Some(left.map(|d| d.as_millis() as u64))
         }
