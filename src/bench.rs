@@ -91,7 +91,15 @@ pub fn run(depth: u32, flags: &Flags) -> Option<BenchResult> {
             skill: crate::search::skill::FULL,
         };
         let shared = Shared { tt: &tt, flags };
-        nodes += search::search(&position, &limits, settings, shared, &mut |_| {}).nodes;
+        nodes += search::search(
+            &position,
+            &limits,
+            settings,
+            shared,
+            Instant::now(),
+            &mut |_| {},
+        )
+        .nodes;
         if flags.stop.load(Ordering::Relaxed) {
             return None;
         }

@@ -6,7 +6,7 @@ use crate::bench;
 use crate::position::Position;
 use crate::protocol::{self, Command, Go, Query, Start};
 use crate::rules::{Capture, Opening, Rules};
-use crate::search::exact::Exact;
+use crate::search::exact::{self, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
@@ -16,7 +16,7 @@ use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The engine's name in `id name`.
 pub const NAME: &str = concat!("Konane ", env!("CARGO_PKG_VERSION"));
@@ -72,7 +72,7 @@ impl Default for Options {
             hash_mb: 16,
             threads: 1,
             skill: skill::FULL,
-            move_overhead: 30,
+            move_overhead: 10,
             ponder: false,
             width: 8,
             height: 8,
@@ -87,7 +87,7 @@ const OPTION_LINES: [&str; 9] = [
     "option name Hash type spin default 16 min 1 max 65536",
     "option name Skill type spin default 20 min 0 max 20",
     "option name Threads type spin default 1 min 1 max 256",
-    "option name MoveOverhead type spin default 30 min 0 max 5000",
+    "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
     "option name Width type spin default 8 min 2 max 26",
     "option name Height type spin default 8 min 2 max 26",
@@ -343,13 +343,12 @@ impl EngineThread {
                 self.output.line(if ugi { "ugiok" } else { "uciok" });
             }
             Command::IsReady => {
-                self.resize_table();
+                self.prepare_tables();
                 self.output.line("readyok");
             }
             Command::NewGame => {
-                self.resize_table();
+                self.prepare_tables();
                 self.tt.clear();
-                self.exact.clear();
             }
             Command::SetOption { name, value } => {
                 if let Err(error) = self.options.set(&name, value.as_deref()) {
@@ -385,6 +384,15 @@ impl EngineThread {
                 self.finished_long_command();
             }
             Command::Stop | Command::PonderHit | Command::Quit => {}
+        }
+    }
+
+    /// Readies both tables for the next search while no clock runs: the search's at the size
+    /// `Hash` asks for, the proofs' for the rules of the options.
+    fn prepare_tables(&mut self) {
+        self.resize_table();
+        if let Ok(rules) = self.options.rules() {
+            self.exact.prepare(rules);
         }
     }
 
@@ -475,17 +483,18 @@ impl EngineThread {
         }
     }
 
-    /// Under a time limit, in a small position, tries to prove a win in half the time the
-    /// search would take; on success reports `score mate N` and returns the winning move.
-    fn prove_win(&mut self, go: &Go, overhead: Duration) -> Option<crate::Move> {
+    /// Under a time limit, in a small position, tries to prove a win before the search, taking
+    /// at most [`exact::PROOF_SHARE`] of the budget counted from `started`; on success reports
+    /// `score mate N` and returns the winning move.
+    fn prove_win(&mut self, go: &Go, overhead: Duration, started: Instant) -> Option<crate::Move> {
         if go.ponder || go.infinite {
             return None;
         }
-        let budget = self.limits(go).budget(overhead)?;
-        let started = std::time::Instant::now();
+        let budget = search::budget(&self.position, &self.limits(go), overhead)?;
+        let deadline = started + budget.soft.mul_f64(exact::PROOF_SHARE);
         let win = self
             .exact
-            .prove_win(&self.position, budget.soft / 2, &self.flags.stop)?;
+            .prove_win(&self.position, deadline, &self.flags.stop)?;
         let elapsed = started.elapsed();
         let millis = elapsed.as_millis().max(1) as u64;
         self.output.line(&format!(
@@ -501,6 +510,7 @@ impl EngineThread {
     }
 
     fn go(&mut self, go: &Go) {
+        let started = Instant::now();
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
             let finished = perft_report(&self.position, depth, true, &self.flags.stop, |line| {
@@ -521,7 +531,7 @@ impl EngineThread {
         };
         // Exact play is full strength's alone.
         let proven = if settings.skill == skill::FULL {
-            self.prove_win(go, settings.move_overhead)
+            self.prove_win(go, settings.move_overhead, started)
         } else {
             None
         };
@@ -540,6 +550,7 @@ impl EngineThread {
             &self.limits(go),
             settings,
             shared,
+            started,
             &mut |report| {
                 output.line(&info_line(report));
             },

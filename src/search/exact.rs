@@ -7,12 +7,15 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::solve::{ProofTable, Solver};
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Positions with at most this many stones are tried. Measured on random 8x8 positions with a
 /// warm table: at 28 stones a proof takes 4 ms (median; 110 ms at most), at 32 stones 25 ms
 /// (860 ms at most), at 36 stones 0.3 s (18 s at most).
 pub const MAX_STONES: usize = 32;
+
+/// The share of a move's soft time budget a proof attempt may take; the search has the rest.
+pub const PROOF_SHARE: f64 = 0.5;
 
 /// The proof table's size in MB.
 const TABLE_MB: usize = 16;
@@ -45,17 +48,31 @@ impl Exact {
         Exact { table: None }
     }
 
-    /// Forgets what was proven (a new game).
-    pub fn clear(&mut self) {
-        self.table = None;
+    /// Makes the table ready for `rules` (a proof is true in every game under the same rules,
+    /// so it is kept from game to game): made and written through on first use, cleared when
+    /// the rules change. Called before the clock runs, so that no timed proof pays for it.
+    pub fn prepare(&mut self, rules: Rules) {
+        match &mut self.table {
+            Some((known, _)) if *known == rules => {}
+            Some((known, table)) => {
+                table.clear();
+                *known = rules;
+            }
+            None => {
+                if let Ok(mut table) = ProofTable::new(TABLE_MB) {
+                    table.clear();
+                    self.table = Some((rules, table));
+                }
+            }
+        }
     }
 
-    /// Tries to prove a win in `position` within `time`; `None` when the position is too big,
+    /// Tries to prove a win in `position` by `deadline`; `None` when the position is too big,
     /// lost, or not proven in time (or `stop` was set).
     pub fn prove_win(
         &mut self,
         position: &Position,
-        time: Duration,
+        deadline: Instant,
         stop: &AtomicBool,
     ) -> Option<ProvenWin> {
         let stones = position
@@ -67,13 +84,10 @@ impl Exact {
         if stones > MAX_STONES || position.is_game_over() {
             return None;
         }
-        let rules = position.rules();
-        if self.table.as_ref().is_none_or(|(known, _)| *known != rules) {
-            self.table = Some((rules, ProofTable::new(TABLE_MB).ok()?));
-        }
+        self.prepare(position.rules());
         let (_, table) = self.table.as_mut()?;
         let solution = Solver::new(table, stop)
-            .with_deadline(Instant::now() + time)
+            .with_deadline(deadline)
             .solve(position, false);
         if solution.wins != Some(true) {
             return None;

@@ -11,6 +11,7 @@ use crate::bits::Bits;
 use crate::board::Board;
 use crate::moves::Move;
 use crate::position::{BoardVisitor, Position};
+use crate::square::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::{Budget, Limits};
@@ -105,24 +106,37 @@ pub struct Settings {
     pub skill: u8,
 }
 
-/// Searches `position` within `limits`, calling `report` after each finished iteration.
+/// Searches `position` within `limits`, calling `report` after each finished iteration. Time
+/// limits count from `started`, the moment the GUI's `go` arrived: time already spent on the
+/// move (a proof attempt) is not given again.
 pub fn search(
     position: &Position,
     limits: &Limits,
     settings: Settings,
     shared: Shared,
+    started: Instant,
     report: &mut dyn FnMut(&Report),
 ) -> Outcome {
     position.visit(RootSearch {
         limits,
+        budget: budget(position, limits, settings.move_overhead),
         settings,
         shared,
+        started,
         report,
     })
 }
 
+/// The time budget of a search of `position`, or `None` when it is bounded otherwise.
+pub fn budget(position: &Position, limits: &Limits, overhead: Duration) -> Option<Budget> {
+    let stones = position.stone_count(Color::Black) + position.stone_count(Color::White);
+    limits.budget(overhead, time::expected_moves_left(stones as usize))
+}
+
 struct RootSearch<'a> {
     limits: &'a Limits,
+    budget: Option<Budget>,
+    started: Instant,
     settings: Settings,
     shared: Shared<'a>,
     report: &'a mut dyn FnMut(&Report),
@@ -136,8 +150,8 @@ impl BoardVisitor for RootSearch<'_> {
         shared.tt.new_search();
         let total_nodes = AtomicU64::new(0);
         let helpers_stop = AtomicBool::new(false);
-        let start = Instant::now();
-        let budget = self.limits.budget(self.settings.move_overhead);
+        let start = self.started;
+        let budget = self.budget;
         let level = self.settings.skill;
         let helpers = if level < skill::FULL {
             0

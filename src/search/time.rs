@@ -30,27 +30,42 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// Moves a game is assumed to still last when the GUI does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 16;
+/// The most moves a clock is ever shared among.
+const MAX_MOVES_TO_GO: u32 = 50;
+
+/// Our moves still to come, estimated from the stones on the board when the GUI does not say:
+/// every move removes at least one stone, and in games between engines a side makes about one
+/// move for every four stones left (8x8: 62 stones, games of 15 to 20 moves a side).
+pub fn expected_moves_left(stones: usize) -> u32 {
+    (stones / 4).clamp(4, MAX_MOVES_TO_GO as usize) as u32
+}
 
 impl Limits {
-    /// The time budget, or `None` when the search is bounded by depth, nodes or `stop` alone.
-    pub fn budget(&self, overhead: Duration) -> Option<Budget> {
+    /// The time budget when `moves_left` of our moves are expected to follow (see
+    /// [`expected_moves_left`]), or `None` when the search is bounded by depth, nodes or `stop`.
+    ///
+    /// `overhead` is the delay of one move between engine and GUI. As in Stockfish, it is charged
+    /// against the whole of the remaining clock (once for every move still to come), not
+    /// subtracted from each move's share, so that it never swallows short moves; a fixed move
+    /// time keeps back at most a tenth of itself.
+    pub fn budget(&self, overhead: Duration, moves_left: u32) -> Option<Budget> {
+        let floor = Duration::from_millis(1);
         if let Some(move_time) = self.move_time {
             let hard = move_time
-                .saturating_sub(overhead)
-                .max(Duration::from_millis(1));
+                .saturating_sub(overhead.min(move_time / 10))
+                .max(floor);
             return Some(Budget { soft: hard, hard });
         }
         let time = self.time?;
-        let usable = time.saturating_sub(overhead);
-        let moves = self.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
-        let target = usable / moves + self.increment * 3 / 4;
-        let soft = target * 3 / 5;
-        let hard = (target * 3).min(usable * 2 / 3);
-        let floor = Duration::from_millis(1);
+        let moves = self
+            .moves_to_go
+            .unwrap_or(moves_left)
+            .clamp(1, MAX_MOVES_TO_GO);
+        let pool = (time + self.increment * (moves - 1)).saturating_sub(overhead * (moves + 1));
+        let target = pool / moves;
+        let hard = (target * 3).min(time.saturating_sub(overhead) * 2 / 3);
         Some(Budget {
-            soft: soft.min(hard).max(floor),
+            soft: (target * 3 / 5).min(hard).max(floor),
             hard: hard.max(floor),
         })
     }
@@ -68,34 +83,57 @@ mod tests {
     fn never_plans_past_the_clock() {
         for time in [0, 1, 10, 50, 1000, 60_000] {
             for increment in [0, 10, 1000] {
-                let limits = Limits {
-                    time: Some(ms(time)),
-                    increment: ms(increment),
-                    ..Limits::default()
-                };
-                let budget = limits.budget(ms(30)).unwrap();
-                assert!(budget.soft <= budget.hard);
-                assert!(
-                    budget.hard <= ms(time.saturating_sub(30)).max(ms(1)),
-                    "{time}+{increment}"
-                );
+                for moves_left in [1, 4, 16, 50] {
+                    let limits = Limits {
+                        time: Some(ms(time)),
+                        increment: ms(increment),
+                        ..Limits::default()
+                    };
+                    let budget = limits.budget(ms(30), moves_left).unwrap();
+                    assert!(budget.soft <= budget.hard);
+                    assert!(
+                        budget.hard <= ms(time.saturating_sub(30)).max(ms(1)),
+                        "{time}+{increment}, {moves_left} moves left"
+                    );
+                }
             }
         }
     }
 
     #[test]
-    fn move_time_is_taken_whole_less_overhead() {
-        let limits = Limits {
-            move_time: Some(ms(100)),
+    fn move_time_keeps_back_at_most_a_tenth() {
+        let limits = |time| Limits {
+            move_time: Some(ms(time)),
             ..Limits::default()
         };
-        assert_eq!(
-            limits.budget(ms(5)),
-            Some(Budget {
-                soft: ms(95),
-                hard: ms(95)
-            })
-        );
-        assert_eq!(Limits::default().budget(ms(5)), None);
+        let hard = |time, overhead| limits(time).budget(ms(overhead), 16).unwrap().hard;
+        assert_eq!(hard(30, 30), ms(27));
+        assert_eq!(hard(1000, 30), ms(970));
+        assert_eq!(hard(100, 5), ms(95));
+        assert_eq!(hard(1, 30), ms(1));
+        assert_eq!(Limits::default().budget(ms(5), 16), None);
+    }
+
+    #[test]
+    fn the_overhead_does_not_swallow_short_clock_moves() {
+        // 1+0.01 with 200 ms left and a 10 ms overhead still thinks for milliseconds, not 1.
+        let limits = Limits {
+            time: Some(ms(200)),
+            increment: ms(10),
+            ..Limits::default()
+        };
+        let budget = limits.budget(ms(10), expected_moves_left(20)).unwrap();
+        assert!(budget.soft >= ms(10), "{budget:?}");
+        // More moves to come leave less for this one.
+        let later = limits.budget(ms(10), 5).unwrap();
+        let sooner = limits.budget(ms(10), 40).unwrap();
+        assert!(later.soft > sooner.soft);
+    }
+
+    #[test]
+    fn moves_left_follow_the_stones() {
+        assert_eq!(expected_moves_left(62), 15);
+        assert_eq!(expected_moves_left(3), 4);
+        assert_eq!(expected_moves_left(674), 50);
     }
 }

@@ -79,6 +79,13 @@ impl ProofTable {
         self.entries.len()
     }
 
+    /// Forgets every result. It writes the whole table, so it also takes the cost of a fresh
+    /// table's first page faults up front, before a timed solve.
+    pub fn clear(&mut self) {
+        self.entries.fill(0);
+        self.stored = 0;
+    }
+
     /// How many results have been stored (replacements included).
     pub fn stored(&self) -> u64 {
         self.stored
