@@ -496,18 +496,29 @@ impl<B: Bits> Board<B> {
         board.count_moves()
     }
 
-    /// The number of `color`'s stones that have at least one jump.
-    pub fn movers_of(&self, color: Color) -> u32 {
+    /// For each direction (in [`Direction::ALL`]'s order), `color`'s stones that could jump
+    /// that way now, if it were `color`'s turn.
+    pub fn jumpers(&self, color: Color) -> [B; 4] {
         let (own, enemy) = match color {
             Color::Black => (self.black, self.white),
             Color::White => (self.white, self.black),
         };
         let empty = self.empty();
-        let movers = (0..4).fold(B::default(), |set, d| {
+        std::array::from_fn(|d| {
             let step = self.layout.step[d];
-            set | (own & self.layout.jump_from[d] & enemy.shift(-step) & empty.shift(-2 * step))
-        });
-        movers.count()
+            own & self.layout.jump_from[d] & enemy.shift(-step) & empty.shift(-2 * step)
+        })
+    }
+
+    /// The stones that `jumpers` of direction `d` (a set from [`Board::jumpers`]) would jump.
+    pub fn jumped(&self, jumpers: B, d: usize) -> B {
+        jumpers.shift(self.layout.step[d])
+    }
+
+    /// The number of `color`'s stones that have at least one jump.
+    pub fn movers_of(&self, color: Color) -> u32 {
+        let [a, b, c, d] = self.jumpers(color);
+        (a | b | c | d).count()
     }
 
     /// True when the side to move has no legal move, and so has lost.

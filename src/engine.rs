@@ -6,7 +6,7 @@ use crate::bench;
 use crate::position::Position;
 use crate::protocol::{self, Command, Go, Query, Start};
 use crate::rules::{Capture, Opening, Rules};
-use crate::search::exact::{self, Exact};
+use crate::search::exact::{self, Attempt, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
@@ -480,33 +480,38 @@ impl EngineThread {
             depth: go.depth.map(|d| d.min(u64::from(u32::MAX)) as u32),
             nodes: go.nodes,
             infinite: go.infinite,
+            root_moves: Vec::new(),
         }
     }
 
     /// Under a time limit, in a small position, tries to prove a win before the search, taking
-    /// at most [`exact::PROOF_SHARE`] of the budget counted from `started`; on success reports
-    /// `score mate N` and returns the winning move.
-    fn prove_win(&mut self, go: &Go, overhead: Duration, started: Instant) -> Option<crate::Move> {
+    /// at most [`exact::PROOF_SHARE`] of the budget counted from `started`. A win is reported
+    /// as `score mate N`.
+    fn attempt_proof(&mut self, go: &Go, overhead: Duration, started: Instant) -> Attempt {
         if go.ponder || go.infinite {
-            return None;
+            return Attempt::default();
         }
-        let budget = search::budget(&self.position, &self.limits(go), overhead)?;
+        let Some(budget) = search::budget(&self.position, &self.limits(go), overhead) else {
+            return Attempt::default();
+        };
         let deadline = started + budget.soft.mul_f64(exact::PROOF_SHARE);
-        let win = self
+        let attempt = self
             .exact
-            .prove_win(&self.position, deadline, &self.flags.stop)?;
-        let elapsed = started.elapsed();
-        let millis = elapsed.as_millis().max(1) as u64;
-        self.output.line(&format!(
-            "info depth {} score mate {} nodes {} nps {} time {} pv {}",
-            win.mate_in * 2 - 1,
-            win.mate_in,
-            win.nodes,
-            win.nodes * 1000 / millis,
-            elapsed.as_millis(),
-            win.best
-        ));
-        Some(win.best)
+            .attempt(&self.position, deadline, &self.flags.stop);
+        if let Some(win) = attempt.win {
+            let elapsed = started.elapsed();
+            let millis = elapsed.as_millis().max(1) as u64;
+            self.output.line(&format!(
+                "info depth {} score mate {} nodes {} nps {} time {} pv {}",
+                win.mate_in * 2 - 1,
+                win.mate_in,
+                win.nodes,
+                win.nodes * 1000 / millis,
+                elapsed.as_millis(),
+                win.best
+            ));
+        }
+        attempt
     }
 
     fn go(&mut self, go: &Go) {
@@ -530,15 +535,24 @@ impl EngineThread {
             skill: self.options.skill,
         };
         // Exact play is full strength's alone.
-        let proven = if settings.skill == skill::FULL {
-            self.prove_win(go, settings.move_overhead, started)
+        let attempt = if settings.skill == skill::FULL {
+            self.attempt_proof(go, settings.move_overhead, started)
         } else {
-            None
+            Attempt::default()
         };
-        if let Some(win) = proven {
+        if let Some(win) = attempt.win {
             self.finished_long_command();
-            self.output.line(&format!("bestmove {win}"));
+            self.output.line(&format!("bestmove {}", win.best));
             return;
+        }
+        let mut limits = self.limits(go);
+        let legal = self.position.legal_moves();
+        if !attempt.losing.is_empty() && attempt.losing.len() < legal.len() {
+            // The search plays on among the moves not proven to lose.
+            limits.root_moves = legal
+                .into_iter()
+                .filter(|mv| !attempt.losing.contains(mv))
+                .collect();
         }
         let output = self.output.clone();
         let shared = Shared {
@@ -547,7 +561,7 @@ impl EngineThread {
         };
         let outcome = search::search(
             &self.position,
-            &self.limits(go),
+            &limits,
             settings,
             shared,
             started,

@@ -545,3 +545,45 @@ fn small_positions_are_proven_and_reported_as_mate() {
     let lines = e.until(|l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l.contains(" seldepth ")), "{lines:?}");
 }
+
+/// The winning moves of a position, by the solver.
+fn winning_moves(position: &Position) -> Vec<String> {
+    let mut table = konane::solve::ProofTable::new(16).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let solution = konane::solve::Solver::new(&mut table, &stop).solve(position, true);
+    solution
+        .winning_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect()
+}
+
+#[test]
+fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
+    // 24 stones on 6x6, Black to move and win: the solver proves it in about 500 nodes.
+    let opening = "f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6";
+    let mut position =
+        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
+            .unwrap();
+    for mv in opening.split(' ') {
+        position.play(mv.parse().unwrap()).unwrap();
+    }
+    let winning = winning_moves(&position);
+    assert!(!winning.is_empty());
+    let mut e = engine();
+    e.send("setoption name Width value 6");
+    e.send("setoption name Height value 6");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send(&format!("position startpos moves {opening}"));
+    e.send("go movetime 30");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate ")),
+        "{lines:?}"
+    );
+    assert!(
+        winning.contains(&bestmove(&lines).to_string()),
+        "{lines:?} not in {winning:?}"
+    );
+}

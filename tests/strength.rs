@@ -66,3 +66,38 @@ fn beats_the_depth_4_mobility_player() {
     let wins = wins_against("mobility4", 12, 8);
     assert!(wins >= 11, "only {wins} wins of 12");
 }
+
+/// Clock games at 1+0.01, two at a time: the engine's time use never loses a game on time (the
+/// arbiter's margin is its default 100 ms).
+#[test]
+fn clock_games_at_one_second_lose_nothing_on_time() {
+    let dir = Scratch::new("strength-clock");
+    let results = dir.join("results.jsonl");
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_konane-engine"));
+    let output = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
+        .args(["--engine", &engine, "name=a"])
+        .args(["--engine", &engine, "name=b"])
+        .args(["--games", "8", "--concurrency", "2", "--tc", "1+0.01"])
+        .args([
+            "--random-plies",
+            "4",
+            "--results",
+            results.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&results).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 8);
+    for game in &games {
+        assert_eq!(game["termination"], "normal", "{game}");
+    }
+}

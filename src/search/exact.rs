@@ -1,11 +1,12 @@
 //! Exact play in small positions: before searching, the engine tries to prove a win with the
 //! solver (src/solve), so that it never misplays an endgame it could have proven. A proof is
-//! reported as `mate N`; anything else falls back to the playing search.
+//! reported as `mate N`; anything else falls back to the playing search, which leaves out the
+//! moves the attempt proved to lose.
 
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::solve::{ProofTable, Solver};
+use crate::solve::{MoveResult, ProofTable, Solver};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -29,6 +30,15 @@ pub struct ProvenWin {
     pub mate_in: u32,
     /// Nodes the proof took.
     pub nodes: u64,
+}
+
+/// What one proof attempt found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attempt {
+    /// A proven win, if found.
+    pub win: Option<ProvenWin>,
+    /// Moves proven to lose (all of them when the position is lost).
+    pub losing: Vec<Move>,
 }
 
 /// The solver's table, kept from move to move for one set of rules.
@@ -67,14 +77,14 @@ impl Exact {
         }
     }
 
-    /// Tries to prove a win in `position` by `deadline`; `None` when the position is too big,
-    /// lost, or not proven in time (or `stop` was set).
-    pub fn prove_win(
+    /// Tries to prove a win in `position` by `deadline` (or until `stop` is set); nothing is
+    /// tried in a position with more than [`MAX_STONES`] stones.
+    pub fn attempt(
         &mut self,
         position: &Position,
         deadline: Instant,
         stop: &AtomicBool,
-    ) -> Option<ProvenWin> {
+    ) -> Attempt {
         let stones = position
             .diagram()
             .squares
@@ -82,20 +92,71 @@ impl Exact {
             .filter(|square| square.is_some())
             .count();
         if stones > MAX_STONES || position.is_game_over() {
-            return None;
+            return Attempt::default();
         }
         self.prepare(position.rules());
-        let (_, table) = self.table.as_mut()?;
+        let Some((_, table)) = self.table.as_mut() else {
+            return Attempt::default();
+        };
         let solution = Solver::new(table, stop)
             .with_deadline(deadline)
             .solve(position, false);
-        if solution.wins != Some(true) {
-            return None;
+        let win = match (solution.wins, solution.best(), solution.plies) {
+            (Some(true), Some(best), Some(plies)) => Some(ProvenWin {
+                best,
+                mate_in: u32::from(plies).div_ceil(2),
+                nodes: solution.nodes,
+            }),
+            _ => None,
+        };
+        let losing = solution
+            .moves
+            .iter()
+            .filter(|(_, result)| *result == MoveResult::Loses)
+            .map(|&(mv, _)| mv)
+            .collect();
+        Attempt { win, losing }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Capture, Opening};
+    use std::time::Duration;
+
+    fn six_by_six(moves: &str) -> Position {
+        let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
+        let mut position = Position::start(rules).unwrap();
+        for mv in moves.split(' ') {
+            position.play(mv.parse().unwrap()).unwrap();
         }
-        Some(ProvenWin {
-            best: solution.best()?,
-            mate_in: u32::from(solution.plies?).div_ceil(2),
-            nodes: solution.nodes,
-        })
+        position
+    }
+
+    #[test]
+    fn an_attempt_gives_the_win_or_the_moves_that_lose() {
+        let mut exact = Exact::new();
+        let stop = AtomicBool::new(false);
+        let far = Instant::now() + Duration::from_secs(60);
+        // Black to move and win (the solver's pinned 6x6 results).
+        let won = six_by_six("f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6");
+        let attempt = exact.attempt(&won, far, &stop);
+        let win = attempt.win.expect("proven");
+        let mut after = won;
+        after.play(win.best).unwrap();
+        assert!(exact.attempt(&after, far, &stop).win.is_none());
+        // Black to move and lose: every move is proven to lose.
+        let lost = six_by_six("d3 c3 d1d3 f2d2 f1d1 c5c3 c2e2 d4d2 e2c2 c1e1 b3d3 b2d2");
+        let attempt = exact.attempt(&lost, far, &stop);
+        assert_eq!(attempt.win, None);
+        let mut losing = attempt.losing;
+        let mut legal = lost.legal_moves();
+        losing.sort_by_key(|m| m.to_string());
+        legal.sort_by_key(|m| m.to_string());
+        assert_eq!(losing, legal);
+        // Past the deadline nothing is proven.
+        let attempt = exact.attempt(&six_by_six("c4 c3"), Instant::now(), &stop);
+        assert_eq!(attempt, Attempt::default());
     }
 }

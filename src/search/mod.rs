@@ -6,6 +6,7 @@ pub mod exact;
 pub mod skill;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 use crate::bits::Bits;
 use crate::board::Board;
@@ -159,12 +160,14 @@ impl BoardVisitor for RootSearch<'_> {
             self.settings.threads.max(1) - 1
         };
         std::thread::scope(|scope| {
+            let root_moves = self.limits.root_moves.as_slice();
             for helper in 1..=helpers {
                 let (total_nodes, helpers_stop) = (&total_nodes, &helpers_stop);
                 let board = *board;
                 scope.spawn(move || {
                     let mut searcher = Searcher::new(shared, total_nodes, start);
                     searcher.helper_stop = Some(helpers_stop);
+                    searcher.root_moves = root_moves;
                     searcher.iterate(
                         &board,
                         MAX_PLY as u32 - 1,
@@ -174,6 +177,7 @@ impl BoardVisitor for RootSearch<'_> {
                 });
             }
             let mut searcher = Searcher::new(shared, &total_nodes, start);
+            searcher.root_moves = root_moves;
             searcher.budget = budget;
             searcher.node_limit = self.limits.nodes;
             let max_depth = self
@@ -209,6 +213,8 @@ struct Searcher<'a> {
     shared: Shared<'a>,
     total_nodes: &'a AtomicU64,
     helper_stop: Option<&'a AtomicBool>,
+    /// The root moves searched; empty: all of them.
+    root_moves: &'a [Move],
     budget: Option<Budget>,
     node_limit: Option<u64>,
     start: Instant,
@@ -228,6 +234,7 @@ impl<'a> Searcher<'a> {
             shared,
             total_nodes,
             helper_stop: None,
+            root_moves: &[],
             budget: None,
             node_limit: None,
             start,
@@ -304,7 +311,7 @@ impl<'a> Searcher<'a> {
         first_depth: u32,
         report: &mut dyn FnMut(&Report),
     ) -> Outcome {
-        let moves = board.legal_moves();
+        let moves = self.root_legal_moves(board);
         let mut outcome = Outcome {
             best: moves.first().copied(),
             ..Outcome::default()
@@ -343,7 +350,7 @@ impl<'a> Searcher<'a> {
         level: u8,
         report: &mut dyn FnMut(&Report),
     ) -> Outcome {
-        let moves = board.legal_moves();
+        let moves = self.root_legal_moves(board);
         let mut scored: Vec<(Move, i32)> = Vec::new();
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -376,6 +383,15 @@ impl<'a> Searcher<'a> {
             best: skill::choose(&scored, level, board.hash() ^ clock).or(moves.first().copied()),
             ..Outcome::default()
         }
+    }
+
+    /// The legal moves of the root that the search may play.
+    fn root_legal_moves<B: Bits>(&self, board: &Board<B>) -> Vec<Move> {
+        let mut moves = board.legal_moves();
+        if !self.root_moves.is_empty() {
+            moves.retain(|mv| self.root_moves.contains(mv));
+        }
+        moves
     }
 
     /// A search of the root in a narrow window around the last score, widened until it holds.
@@ -463,6 +479,9 @@ impl<'a> Searcher<'a> {
                 (-key, i)
             })
             .collect();
+        if ply == 0 && !self.root_moves.is_empty() {
+            order.retain(|&(_, i)| self.root_moves.contains(&moves[i]));
+        }
         order.sort_unstable();
 
         let original_alpha = alpha;
@@ -557,6 +576,46 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn the_search_plays_only_the_root_moves_it_is_given() {
+        let position = Position::from_fen(
+            "b1bwbwbw/3bwbwb/b3bwbw/wb1b1w1b/bw1wbwbw/w1wb1bwb/bwbwbwbw/wbwbwbwb b",
+            crate::rules::Opening::Traditional,
+            crate::rules::Capture::Straight,
+        )
+        .unwrap();
+        assert_eq!(position.rules(), Rules::default());
+        let (tt, flags) = (Table::new(1), Flags::default());
+        let settings = Settings {
+            threads: 2,
+            move_overhead: Duration::ZERO,
+            skill: skill::FULL,
+        };
+        let legal = position.legal_moves();
+        assert!(legal.len() > 2);
+        for allowed in [&legal[1..2], &legal[..2], &legal[legal.len() - 1..]] {
+            let limits = Limits {
+                depth: Some(5),
+                root_moves: allowed.to_vec(),
+                ..Limits::default()
+            };
+            let shared = Shared {
+                tt: &tt,
+                flags: &flags,
+            };
+            let outcome = search(
+                &position,
+                &limits,
+                settings,
+                shared,
+                Instant::now(),
+                &mut |_| {},
+            );
+            assert!(allowed.contains(&outcome.best.unwrap()), "{allowed:?}");
+        }
+    }
 
     #[test]
     fn mate_scores_count_our_moves() {

@@ -1,10 +1,13 @@
 //! Time management: how long to think, from the clock, the increment and the move overhead.
 
+use crate::moves::Move;
 use std::time::Duration;
 
 /// What the GUI allows for one search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// Search only these moves at the root; empty: every legal move.
+    pub root_moves: Vec<Move>,
     /// Time left on our clock.
     pub time: Option<Duration>,
     /// Our increment per move.
