@@ -1,19 +1,20 @@
-//! Makes the evaluation's data set: positions from engine games, each labelled by the solver
-//! with who wins it. Writes `W <position string>` (the side to move wins) or `L <position
-//! string>` lines to standard output; progress goes to standard error.
+//! Makes the evaluation's data set: positions from engine games, each labelled with who wins
+//! it. Writes `<label> <position string>` lines to standard output (the labels of
+//! `konane::search::tune::read_samples`); progress goes to standard error.
 //!
 //! Usage: cargo run --release --example eval_data -- [GAMES_PER_BOARD] [SEED] > FILE
 //!
 //! Every board below plays GAMES_PER_BOARD games (default 150) of the engine against itself at
 //! depth 4, each opened with 2 to 9 random plies drawn from SEED (default 1). Of every game,
-//! the positions with at most the board's stone limit are solved, with at most 200 ms each;
-//! the unproven ones are left out. The time limit makes a rerun on another machine differ
-//! slightly; the data set in the repository is what the evaluation's weights are fitted to.
+//! the positions with at most the board's stone limit are solved, with at most 200 ms each,
+//! and written with the proven result (`W`, `L`); the unproven ones are left out. Every third
+//! earlier position is written with the game's result (`w`, `l`): the result the solver proved
+//! for the game's first proven position, or, when none was proven, who ran out of moves. The
+//! time limit makes a rerun on another machine differ slightly; the data set in the repository
+//! is what the evaluation's weights are fitted to.
 
 use konane::board::splitmix64;
-use konane::search::time::Limits;
-use konane::search::tt::Table;
-use konane::search::{self, Flags, Settings, Shared, skill};
+use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
 use konane::{Capture, Color, Opening, Position, Rules};
 use std::io::Write;
@@ -21,61 +22,19 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The boards, their opening rule, and the most stones a position may have to be solved.
-const BOARDS: [(usize, usize, Opening, u32); 4] = [
+const BOARDS: [(usize, usize, Opening, u32); 5] = [
     (6, 6, Opening::Traditional, 34),
     (7, 7, Opening::Any, 34),
     (8, 8, Opening::Traditional, 32),
-    (10, 10, Opening::Traditional, 30),
+    (10, 10, Opening::Traditional, 36),
+    (12, 12, Opening::Traditional, 40),
 ];
+
+/// Of the positions before a game's first proven one, every this many is written.
+const GAME_LABEL_EVERY: usize = 3;
 
 fn stones(position: &Position) -> u32 {
     position.stone_count(Color::Black) + position.stone_count(Color::White)
-}
-
-/// One game of the engine against itself from `random_plies` random plies; every position
-/// after the opening removals, in order.
-fn play_game(rules: Rules, random_plies: u64, seed: &mut u64) -> Vec<Position> {
-    let mut position = Position::start(rules).expect("the boards are playable");
-    let mut positions = Vec::new();
-    let (table, flags) = (Table::new(4), Flags::default());
-    let limits = Limits {
-        depth: Some(4),
-        ..Limits::default()
-    };
-    let settings = Settings {
-        threads: 1,
-        move_overhead: Duration::ZERO,
-        skill: skill::FULL,
-    };
-    for ply in 0.. {
-        let moves = position.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = if ply < random_plies {
-            *seed = splitmix64(*seed);
-            moves[(*seed % moves.len() as u64) as usize]
-        } else {
-            let shared = Shared {
-                tt: &table,
-                flags: &flags,
-            };
-            let outcome = search::search(
-                &position,
-                &limits,
-                settings,
-                shared,
-                Instant::now(),
-                &mut |_| {},
-            );
-            outcome.best.expect("a position with moves has a best one")
-        };
-        position.play_unchecked(mv);
-        if ply >= 1 {
-            positions.push(position);
-        }
-    }
-    positions
 }
 
 fn main() {
@@ -93,19 +52,46 @@ fn main() {
         for game in 0..games {
             seed = splitmix64(seed);
             let random_plies = 2 + seed % 8;
-            for position in play_game(rules, random_plies, &mut seed) {
-                if stones(&position) > max_stones || position.is_game_over() {
+            let game_positions = selfplay::play(rules, random_plies, 4, &mut seed);
+            // Proven results, in game order: (index, side to move wins).
+            let mut proven = Vec::new();
+            for (index, position) in game_positions.iter().enumerate() {
+                if stones(position) > max_stones || position.is_game_over() {
                     continue;
                 }
                 tried += 1;
                 let solution = Solver::new(&mut table, &stop)
                     .with_deadline(Instant::now() + Duration::from_millis(200))
-                    .solve(&position, false);
+                    .solve(position, false);
                 if let Some(wins) = solution.wins {
                     kept += 1;
+                    proven.push((index, wins));
                     let label = if wins { 'W' } else { 'L' };
                     writeln!(out, "{label} {}", position.fen()).expect("standard output");
                 }
+            }
+            let Some(last) = game_positions.last() else {
+                continue;
+            };
+            // The colour that wins the game: by the first proof, or by who ran out of moves.
+            let (first_proven, winner) = match proven.first() {
+                Some(&(index, wins)) => {
+                    let side = game_positions[index].side_to_move();
+                    (index, if wins { side } else { side.opponent() })
+                }
+                None => (game_positions.len() - 1, last.side_to_move().opponent()),
+            };
+            for position in game_positions[..first_proven]
+                .iter()
+                .step_by(GAME_LABEL_EVERY)
+                .filter(|position| !position.is_game_over())
+            {
+                let label = if position.side_to_move() == winner {
+                    'w'
+                } else {
+                    'l'
+                };
+                writeln!(out, "{label} {}", position.fen()).expect("standard output");
             }
             if (game + 1) % 25 == 0 {
                 eprintln!(

@@ -1,6 +1,6 @@
-//! Fits the evaluation's weights to a data set of solver-labelled positions and prints them as
-//! the `WEIGHTS` line of src/search/eval.rs, with the fit's log-loss against the current
-//! weights'.
+//! Fits the evaluation's weights to a data set of labelled positions and prints them as the
+//! `WEIGHTS` line of src/search/eval.rs, with the fit's log-loss against the current weights',
+//! on all positions and on the proven ones.
 //!
 //! Usage: cargo run --release --example tune_eval -- [DATA]
 //!        (default scripts/data/eval-positions.txt, made by the eval_data example)
@@ -21,18 +21,23 @@ fn main() {
         std::process::exit(2)
     });
     let fitted = tune::centi_weights(&tune::fit(&samples));
+    let proven: Vec<tune::Sample> = samples.iter().copied().filter(|s| s.proven).collect();
     println!(
-        "{} positions, {} won by the side to move",
+        "{} positions ({} proven), {} won by the side to move",
         samples.len(),
+        proven.len(),
         samples.iter().filter(|s| s.wins).count()
     );
-    println!(
-        "log-loss: current weights {:.4}, fitted {:.4}",
-        tune::log_loss(&samples, &WEIGHTS),
-        tune::log_loss(&samples, &fitted)
-    );
-    for (name, weight) in FEATURE_NAMES.iter().zip(fitted) {
-        println!("  {name}: {weight}");
+    for (name, set) in [("all", &samples), ("proven", &proven)] {
+        println!(
+            "log-loss on {name}: current weights {:.4}, fitted {:.4}",
+            tune::log_loss(set, &WEIGHTS),
+            tune::log_loss(set, &fitted)
+        );
     }
-    println!("pub const WEIGHTS: [i32; FEATURES] = {fitted:?};");
+    println!("feature: empty board, full board");
+    for (i, name) in FEATURE_NAMES.iter().enumerate() {
+        println!("  {name}: {}, {}", fitted[0][i], fitted[1][i]);
+    }
+    println!("pub const WEIGHTS: [[i32; FEATURES]; 2] = {fitted:?};");
 }

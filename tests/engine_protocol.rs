@@ -245,7 +245,13 @@ fn perft_bench_eval_and_end_of_input() {
     assert_eq!(lines.len(), 5);
     e.send("position startpos moves d5 c5");
     e.send("eval");
-    assert_eq!(e.next_line(), "info string eval 0 cp for black");
+    // The position is symmetric: only the side to move's tempo counts, weighed at the fill of
+    // 62 stones on 64 squares.
+    let tempo = konane::search::eval::weigh(&[1, 0, 0, 0, 0, 0], 62);
+    assert_eq!(
+        e.next_line(),
+        format!("info string eval {tempo} cp for black")
+    );
     e.send("bench 3");
     let line = e.next_line();
     assert!(line.ends_with(" nps") && line.contains(" nodes "), "{line}");

@@ -1,16 +1,19 @@
 //! The static evaluation: who is likely to run out of moves first. A weighted sum of features
-//! of the position, with weights fitted by logistic regression to positions the solver proved
-//! (`scripts/data/eval-positions.txt`, fitted by [`crate::search::tune`]): the score is 100 times
-//! the log-odds that the side to move wins.
+//! of the position whose weights slide with the board's fill (stones per square) from the
+//! weights of a nearly empty board to those of a full one. The weights are fitted by logistic
+//! regression ([`crate::search::tune`]) to positions of engine games labelled by the solver or
+//! by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times the
+//! log-odds that the side to move wins.
 
 use crate::bits::Bits;
 use crate::board::{Board, Phase};
 use crate::position::{BoardVisitor, Position};
+use crate::square::Color;
 
 /// How many features the evaluation weighs.
 pub const FEATURES: usize = 6;
 
-/// The features' names, in the order of [`features`] and [`WEIGHTS`].
+/// The features' names, in the order of [`features`] and of each row of [`WEIGHTS`].
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "tempo",
     "moves",
@@ -20,9 +23,19 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "no reply",
 ];
 
-/// The weights of the features in centi-log-odds, as `cargo run --release --example tune_eval`
-/// prints them for the data set.
-pub const WEIGHTS: [i32; FEATURES] = [-12, 39, 30, -13, -36, 72];
+/// The fill of a full board: a position's fill is its stones per square in these units.
+pub const FULL: i32 = 64;
+
+/// The weights of the features in centi-log-odds: on an empty board (fill 0), then on a full
+/// one (fill [`FULL`]), as `cargo run --release --example tune_eval` prints them for the data
+/// set. Between the two, each weight is interpolated by the fill.
+pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-7, 38, 59, -42, -61, 53], [-12, 7, -7, 14, 0, 133]];
+
+/// The board's fill: its stones per square, in units of 1/[`FULL`].
+pub fn fill<B: Bits>(board: &Board<B>) -> i32 {
+    let stones = (board.stones(Color::Black) | board.stones(Color::White)).count();
+    (stones as usize * FULL as usize / board.rules().area()) as i32
+}
 
 /// The features of a position in the jumps phase, each from the side to move's view:
 /// - tempo: 1 (the side to move's edge, or handicap, as such);
@@ -67,11 +80,16 @@ pub fn evaluate<B: Bits>(board: &Board<B>) -> i32 {
     if board.phase() != Phase::Jumps {
         return 0;
     }
-    features(board)
-        .iter()
-        .zip(WEIGHTS)
-        .map(|(feature, weight)| feature * weight)
-        .sum()
+    weigh(&features(board), fill(board))
+}
+
+/// The weighted sum of `features` at `fill`.
+pub fn weigh(features: &[i32; FEATURES], fill: i32) -> i32 {
+    let [empty, full] = WEIGHTS;
+    let sum: i32 = (0..FEATURES)
+        .map(|i| features[i] * (empty[i] * (FULL - fill) + full[i] * fill))
+        .sum();
+    sum / FULL
 }
 
 /// [`evaluate`] on a position of any size.
@@ -79,8 +97,8 @@ pub fn evaluate_position(position: &Position) -> i32 {
     position.visit(Evaluate)
 }
 
-/// [`features`] of a position of any size.
-pub fn features_of(position: &Position) -> [i32; FEATURES] {
+/// [`features`] and [`fill`] of a position of any size.
+pub fn features_of(position: &Position) -> ([i32; FEATURES], i32) {
     position.visit(Features)
 }
 
@@ -97,10 +115,10 @@ impl BoardVisitor for Evaluate {
 struct Features;
 
 impl BoardVisitor for Features {
-    type Output = [i32; FEATURES];
+    type Output = ([i32; FEATURES], i32);
 
-    fn visit<B: Bits>(self, board: &Board<B>) -> [i32; FEATURES] {
-        features(board)
+    fn visit<B: Bits>(self, board: &Board<B>) -> ([i32; FEATURES], i32) {
+        (features(board), fill(board))
     }
 }
 
@@ -110,7 +128,7 @@ mod tests {
     use crate::rules::{Capture, Opening};
 
     fn features_of_fen(fen: &str) -> [i32; FEATURES] {
-        features_of(&Position::from_fen(fen, Opening::Any, Capture::Straight).unwrap())
+        features_of(&Position::from_fen(fen, Opening::Any, Capture::Straight).unwrap()).0
     }
 
     #[test]
@@ -129,18 +147,28 @@ mod tests {
     }
 
     #[test]
-    fn the_evaluation_is_the_weighted_features() {
+    fn the_evaluation_is_the_weighted_features_at_the_fill() {
         let position = Position::from_fen(
             "b1bwbw/3bwb/b3bw/wb1b1w/bw1wbw/w1wb1b b",
             Opening::Any,
             Capture::Straight,
         )
         .unwrap();
-        let sum: i32 = features_of(&position)
-            .iter()
-            .zip(WEIGHTS)
-            .map(|(f, w)| f * w)
+        let (features, fill) = features_of(&position);
+        // 24 stones on 36 squares.
+        assert_eq!(fill, 24 * FULL / 36);
+        let weight = |i: usize| {
+            f64::from(WEIGHTS[0][i]) * f64::from(FULL - fill) / f64::from(FULL)
+                + f64::from(WEIGHTS[1][i]) * f64::from(fill) / f64::from(FULL)
+        };
+        let sum: f64 = (0..FEATURES)
+            .map(|i| f64::from(features[i]) * weight(i))
             .sum();
-        assert_eq!(evaluate_position(&position), sum);
+        assert!((f64::from(evaluate_position(&position)) - sum).abs() < 1.0);
+        // At the two ends of the fill, the two rows of weights.
+        for (row, fill) in [(0, 0), (1, FULL)] {
+            let plain: i32 = (0..FEATURES).map(|i| features[i] * WEIGHTS[row][i]).sum();
+            assert_eq!(weigh(&features, fill), plain);
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod exact;
+pub mod selfplay;
 pub mod skill;
 pub mod time;
 pub mod tt;

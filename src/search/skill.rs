@@ -4,26 +4,31 @@
 //! from zero up to a weakness that grows as the level falls, so a weak level often prefers a
 //! slightly worse move and never one far worse than the best it saw.
 
+use super::eval;
 use crate::board::splitmix64;
 use crate::moves::Move;
 
 /// Full strength: the search as it is, with exact endgame solving.
 pub const FULL: u8 = 20;
 
-/// Scores are clamped to this before the bonus, so that forced wins and losses count as very
-/// good and very bad, not as numbers thousands apart.
-const SCORE_CAP: i32 = 500;
+/// One move of mobility in evaluation units, half-way between an empty board and a full one:
+/// the unit of the bonus and of the cap.
+const MOVE: i32 = (eval::WEIGHTS[0][1] + eval::WEIGHTS[1][1]) / 2;
+
+/// Scores are clamped to fifty moves of mobility before the bonus, so that forced wins and
+/// losses count as very good and very bad, not as numbers thousands apart.
+const SCORE_CAP: i32 = 50 * MOVE;
 
 /// The deepest a level below [`FULL`] searches: 1 ply at level 0, 20 at level 19.
 pub fn depth_limit(level: u8) -> u32 {
     1 + u32::from(level)
 }
 
-/// The largest random bonus at `level`, in evaluation units (ten are one move of mobility):
-/// half the square of the levels below full strength, 200 at level 0, 12 at level 15.
+/// The largest random bonus at `level`, in evaluation units: a twentieth of the square of the
+/// levels below full strength in moves of mobility, 20 moves at level 0, 1.2 at level 15.
 pub fn weakness(level: u8) -> i32 {
     let below = i32::from(FULL.saturating_sub(level));
-    below * below / 2
+    below * below * MOVE / 20
 }
 
 /// The move to play among `scored` root moves (each with its score for the side to move),
@@ -48,7 +53,7 @@ mod tests {
     fn moves() -> Vec<(Move, i32)> {
         ["a1", "b2", "c3"]
             .iter()
-            .zip([100, 90, -400])
+            .zip([10 * MOVE, 9 * MOVE, -40 * MOVE])
             .map(|(text, score)| (text.parse().unwrap(), score))
             .collect()
     }

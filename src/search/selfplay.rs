@@ -1,0 +1,80 @@
+//! Games of the engine against itself at a fixed depth from random openings: the positions
+//! that data sets and measurements (the evaluation's tuning, proof times) are drawn from.
+
+use super::time::Limits;
+use super::tt::Table;
+use super::{Flags, Settings, Shared, skill};
+use crate::board::splitmix64;
+use crate::position::Position;
+use crate::rules::Rules;
+use std::time::{Duration, Instant};
+
+/// Plays one game under `rules`: `random_plies` random legal plies drawn from `seed` (which is
+/// advanced), then the engine at `depth` on both sides. Returns every position after the
+/// first ply, in order; the last is the finished game.
+pub fn play(rules: Rules, random_plies: u64, depth: u32, seed: &mut u64) -> Vec<Position> {
+    let mut position = match Position::start(rules) {
+        Ok(position) => position,
+        Err(_) => return Vec::new(),
+    };
+    let (table, flags) = (Table::new(4), Flags::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = Settings {
+        threads: 1,
+        move_overhead: Duration::ZERO,
+        skill: skill::FULL,
+    };
+    let mut positions = Vec::new();
+    for ply in 0.. {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = if ply < random_plies {
+            *seed = splitmix64(*seed);
+            moves[(*seed % moves.len() as u64) as usize]
+        } else {
+            let shared = Shared {
+                tt: &table,
+                flags: &flags,
+            };
+            let outcome = super::search(
+                &position,
+                &limits,
+                settings,
+                shared,
+                Instant::now(),
+                &mut |_| {},
+            );
+            match outcome.best {
+                Some(mv) => mv,
+                None => break,
+            }
+        };
+        position.play_unchecked(mv);
+        if ply >= 1 {
+            positions.push(position);
+        }
+    }
+    positions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Capture, Opening};
+
+    #[test]
+    fn a_game_is_played_to_its_end_the_same_way_from_the_same_seed() {
+        let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
+        let (mut first, mut second) = (7, 7);
+        let game = play(rules, 4, 2, &mut first);
+        assert_eq!(game, play(rules, 4, 2, &mut second));
+        assert_eq!(first, second);
+        assert!(game.last().unwrap().is_game_over());
+        assert!(game[..game.len() - 1].iter().all(|p| !p.is_game_over()));
+    }
+}
