@@ -8,15 +8,29 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::solve::{MoveResult, ProofTable, Solver};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
-/// Positions with at most this many stones are tried. Measured on random 8x8 positions with a
-/// warm table: at 28 stones a proof takes 4 ms (median; 110 ms at most), at 32 stones 25 ms
-/// (860 ms at most), at 36 stones 0.3 s (18 s at most).
-pub const MAX_STONES: usize = 32;
+use std::time::{Duration, Instant};
 
 /// The share of a move's soft time budget a proof attempt may take; the search has the rest.
 pub const PROOF_SHARE: f64 = 0.5;
+
+/// The most stones a position may have for a proof attempt of `time` on a board of `area`
+/// squares. Measured by `cargo run --release --example proof_times` on positions of engine
+/// games, with a cold table: the median proof takes about 50 ms at `20 + area / 5` stones (28
+/// on 6x6, 32 on 8x8, 40 on 10x10; on 12x12, 13 ms at 44 stones, the most measured), and about
+/// three times longer with each stone more. A position is tried when its median proof would
+/// take at most nine times `time` (two stones over the 50 ms count at 50 ms), and at 32 stones
+/// or fewer whatever the time: the table of a game's earlier attempts makes later proofs much
+/// faster than the cold median, most of all on small boards. On 6x6 against a perfect defender
+/// (`scripts/convert.sh`), this converts 33, 34 and 36 of 36 won positions at 10, 30 and 100 ms
+/// a move; without the 32-stone floor 28, 33 and 35.
+pub fn max_stones(area: usize, time: Duration) -> usize {
+    const MARGIN: f64 = 2.0;
+    const FLOOR: usize = 32;
+    let at_50_ms = 20 + area / 5;
+    let ms = time.as_secs_f64() * 1000.0;
+    let extra = ((ms / 50.0).ln() / 3f64.ln() + MARGIN).floor();
+    (at_50_ms as f64 + extra).max(FLOOR as f64) as usize
+}
 
 /// The proof table's size in MB.
 const TABLE_MB: usize = 16;
@@ -78,7 +92,7 @@ impl Exact {
     }
 
     /// Tries to prove a win in `position` by `deadline` (or until `stop` is set); nothing is
-    /// tried in a position with more than [`MAX_STONES`] stones.
+    /// tried in a position with more stones than [`max_stones`] allows for the time left.
     pub fn attempt(
         &mut self,
         position: &Position,
@@ -91,7 +105,8 @@ impl Exact {
             .iter()
             .filter(|square| square.is_some())
             .count();
-        if stones > MAX_STONES || position.is_game_over() {
+        let time = deadline.saturating_duration_since(Instant::now());
+        if stones > max_stones(position.rules().area(), time) || position.is_game_over() {
             return Attempt::default();
         }
         self.prepare(position.rules());
@@ -123,7 +138,6 @@ impl Exact {
 mod tests {
     use super::*;
     use crate::rules::{Capture, Opening};
-    use std::time::Duration;
 
     fn six_by_six(moves: &str) -> Position {
         let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
@@ -158,5 +172,20 @@ mod tests {
         // Past the deadline nothing is proven.
         let attempt = exact.attempt(&six_by_six("c4 c3"), Instant::now(), &stop);
         assert_eq!(attempt, Attempt::default());
+    }
+
+    #[test]
+    fn the_stone_limit_grows_with_the_board_and_the_time() {
+        let ms = Duration::from_millis;
+        // At 50 ms: the measured count plus the margin of two stones.
+        assert_eq!(max_stones(64, ms(50)), 34);
+        assert_eq!(max_stones(100, ms(50)), 42);
+        // Three times the time, one stone more; a third, one less.
+        assert_eq!(max_stones(64, ms(150)), 35);
+        assert_eq!(max_stones(64, ms(17)), 33);
+        // Never below 32 stones.
+        assert_eq!(max_stones(64, ms(10)), 32);
+        assert_eq!(max_stones(36, ms(50)), 32);
+        assert_eq!(max_stones(100, Duration::ZERO), 32);
     }
 }
