@@ -6,7 +6,8 @@
 #
 # Builds the release binaries first. Every match is GAMES games in colour-swapped pairs from
 # 4 random plies (seed 1). Elo is the first-named level's, with its 95% interval; a level
-# that wins or loses every game gets an infinite estimate and a finite bound.
+# that wins or loses every game gets an infinite estimate and a finite bound. CONCURRENCY (in
+# the environment, default 1) games are played at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -22,7 +23,7 @@ match() {
     local out
     out=$(./target/release/konane-arbiter --engine "cmd=$engine" "name=skill$1" \
         "option.Skill=$1" --engine "cmd=$engine" "name=skill$2" "option.Skill=$2" \
-        --games "$games" --tc "$tc" --random-plies 4 --seed 1)
+        --games "$games" --tc "$tc" --concurrency "${CONCURRENCY:-1}" --random-plies 4 --seed 1)
     local score elo
     score=$(echo "$out" | awk -v n="skill$1" '$1 == n && NF == 5 { print $3 "/" $2 }')
     elo=$(echo "$out" | grep "^skill$1 vs skill$2:" | sed 's/.*\], Elo //; s/, LOS.*//')

@@ -6,28 +6,15 @@ median and the range of the time taken, as a share of N.
 Usage: scripts/time-use.py [ENGINE] [N...]   (default ./target/release/konane-engine, 10 30 100)
 """
 import statistics
-import subprocess
 import sys
 import time
 
+from engine_pipe import Engine
+
 engine = sys.argv[1] if len(sys.argv) > 1 else "./target/release/konane-engine"
 move_times = [int(n) for n in sys.argv[2:]] or [10, 30, 100]
-process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-
-def send(line):
-    process.stdin.write(line + "\n")
-    process.stdin.flush()
-
-
-def read_until(prefix):
-    while True:
-        line = process.stdout.readline()
-        if not line:
-            sys.exit("the engine closed its output")
-        if line.startswith(prefix):
-            return line
-
+engine_process = Engine(engine)
+send, read_until = engine_process.send, engine_process.read_until
 
 send("uci")
 read_until("uciok")
@@ -53,5 +40,4 @@ for move_time in move_times:
         f"movetime {move_time}: {len(shares)} moves, time taken / movetime: median "
         f"{statistics.median(shares):.2f}, min {min(shares):.2f}, max {max(shares):.2f}"
     )
-send("quit")
-process.wait()
+engine_process.quit()

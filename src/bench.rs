@@ -3,9 +3,8 @@
 
 use crate::position::Position;
 use crate::rules::{Capture, Opening};
-use crate::search::time::Limits;
 use crate::search::tt::Table;
-use crate::search::{self, Flags, Settings, Shared};
+use crate::search::{self, Flags};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -80,26 +79,7 @@ pub fn run(depth: u32, flags: &Flags) -> Option<BenchResult> {
     for (fen, opening, capture) in POSITIONS {
         let position =
             Position::from_fen(fen, opening, capture).expect("bench positions are valid");
-        let tt = Table::new(16);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let settings = Settings {
-            threads: 1,
-            move_overhead: Duration::ZERO,
-            skill: crate::search::skill::FULL,
-        };
-        let shared = Shared { tt: &tt, flags };
-        nodes += search::search(
-            &position,
-            &limits,
-            settings,
-            shared,
-            Instant::now(),
-            &mut |_| {},
-        )
-        .nodes;
+        nodes += search::search_to_depth(&position, depth, &Table::new(16), flags).nodes;
         if flags.stop.load(Ordering::Relaxed) {
             return None;
         }

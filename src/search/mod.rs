@@ -129,6 +129,28 @@ pub fn search(
     })
 }
 
+/// Searches `position` to `depth` plies on one thread at full strength, with no time limit:
+/// the fixed-depth search of `bench` and of engine games for data sets.
+pub fn search_to_depth(position: &Position, depth: u32, tt: &Table, flags: &Flags) -> Outcome {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = Settings {
+        threads: 1,
+        move_overhead: Duration::ZERO,
+        skill: skill::FULL,
+    };
+    search(
+        position,
+        &limits,
+        settings,
+        Shared { tt, flags },
+        Instant::now(),
+        &mut |_| {},
+    )
+}
+
 /// The time budget of a search of `position`, or `None` when it is bounded otherwise.
 pub fn budget(position: &Position, limits: &Limits, overhead: Duration) -> Option<Budget> {
     let stones = position.stone_count(Color::Black) + position.stone_count(Color::White);

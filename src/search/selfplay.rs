@@ -1,13 +1,11 @@
 //! Games of the engine against itself at a fixed depth from random openings: the positions
 //! that data sets and measurements (the evaluation's tuning, proof times) are drawn from.
 
-use super::time::Limits;
+use super::Flags;
 use super::tt::Table;
-use super::{Flags, Settings, Shared, skill};
 use crate::board::splitmix64;
 use crate::position::Position;
 use crate::rules::Rules;
-use std::time::{Duration, Instant};
 
 /// Plays one game under `rules`: `random_plies` random legal plies drawn from `seed` (which is
 /// advanced), then the engine at `depth` on both sides. Returns every position after the
@@ -18,15 +16,6 @@ pub fn play(rules: Rules, random_plies: u64, depth: u32, seed: &mut u64) -> Vec<
         Err(_) => return Vec::new(),
     };
     let (table, flags) = (Table::new(4), Flags::default());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let settings = Settings {
-        threads: 1,
-        move_overhead: Duration::ZERO,
-        skill: skill::FULL,
-    };
     let mut positions = Vec::new();
     for ply in 0.. {
         let moves = position.legal_moves();
@@ -37,18 +26,7 @@ pub fn play(rules: Rules, random_plies: u64, depth: u32, seed: &mut u64) -> Vec<
             *seed = splitmix64(*seed);
             moves[(*seed % moves.len() as u64) as usize]
         } else {
-            let shared = Shared {
-                tt: &table,
-                flags: &flags,
-            };
-            let outcome = super::search(
-                &position,
-                &limits,
-                settings,
-                shared,
-                Instant::now(),
-                &mut |_| {},
-            );
+            let outcome = super::search_to_depth(&position, depth, &table, &flags);
             match outcome.best {
                 Some(mv) => mv,
                 None => break,
