@@ -16,7 +16,7 @@
 use konane::board::splitmix64;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
-use konane::{Capture, Color, Opening, Position, Rules};
+use konane::{Capture, Opening, Rules};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -32,10 +32,6 @@ const BOARDS: [(usize, usize, Opening, u32); 5] = [
 
 /// Of the positions before a game's first proven one, every this many is written.
 const GAME_LABEL_EVERY: usize = 3;
-
-fn stones(position: &Position) -> u32 {
-    position.stone_count(Color::Black) + position.stone_count(Color::White)
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -56,7 +52,7 @@ fn main() {
             // Proven results, in game order: (index, side to move wins).
             let mut proven = Vec::new();
             for (index, position) in game_positions.iter().enumerate() {
-                if stones(position) > max_stones || position.is_game_over() {
+                if position.stone_total() > max_stones || position.is_game_over() {
                     continue;
                 }
                 tried += 1;

@@ -12,7 +12,7 @@
 use konane::board::splitmix64;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
-use konane::{Capture, Color, Opening, Rules};
+use konane::{Capture, Opening, Rules};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -39,8 +39,7 @@ fn main() {
         for _ in 0..games {
             seed = splitmix64(seed);
             for position in selfplay::play(rules, 2 + seed % 8, 4, &mut seed) {
-                let stones =
-                    position.stone_count(Color::Black) + position.stone_count(Color::White);
+                let stones = position.stone_total();
                 if !(20..=44).contains(&stones) || position.is_game_over() {
                     continue;
                 }

@@ -141,6 +141,11 @@ impl Position {
         on_board!(self, b => b.stones(color).count())
     }
 
+    /// The number of stones on the board, of both colours.
+    pub fn stone_total(&self) -> u32 {
+        self.stone_count(Color::Black) + self.stone_count(Color::White)
+    }
+
     /// The Zobrist hash.
     pub fn hash(&self) -> u64 {
         on_board!(self, b => b.hash())

@@ -238,6 +238,7 @@ fn every_size_starts_right() {
                 position.stone_count(konane::Color::White) as usize,
                 squares - squares / 2
             );
+            assert_eq!(position.stone_total() as usize, squares);
             assert_eq!(
                 position.count_moves() as usize,
                 squares / 2,

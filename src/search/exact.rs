@@ -99,12 +99,7 @@ impl Exact {
         deadline: Instant,
         stop: &AtomicBool,
     ) -> Attempt {
-        let stones = position
-            .diagram()
-            .squares
-            .iter()
-            .filter(|square| square.is_some())
-            .count();
+        let stones = position.stone_total() as usize;
         let time = deadline.saturating_duration_since(Instant::now());
         if stones > max_stones(position.rules().area(), time) || position.is_game_over() {
             return Attempt::default();

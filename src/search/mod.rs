@@ -13,7 +13,6 @@ use crate::bits::Bits;
 use crate::board::Board;
 use crate::moves::Move;
 use crate::position::{BoardVisitor, Position};
-use crate::square::Color;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::{Budget, Limits};
@@ -153,8 +152,10 @@ pub fn search_to_depth(position: &Position, depth: u32, tt: &Table, flags: &Flag
 
 /// The time budget of a search of `position`, or `None` when it is bounded otherwise.
 pub fn budget(position: &Position, limits: &Limits, overhead: Duration) -> Option<Budget> {
-    let stones = position.stone_count(Color::Black) + position.stone_count(Color::White);
-    limits.budget(overhead, time::expected_moves_left(stones as usize))
+    limits.budget(
+        overhead,
+        time::expected_moves_left(position.stone_total() as usize),
+    )
 }
 
 struct RootSearch<'a> {
