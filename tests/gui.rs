@@ -55,17 +55,17 @@ fn a_game_is_played_through_the_endpoints_and_exported() {
     );
     // The finished game's engine has quit.
     assert_none_left(tag);
-    // Stepping back shows the earlier position; the legal moves are then withheld.
-    let back = server.post("/api/view", r#"{"ply":1}"#);
-    assert_eq!(back.status, 200);
-    assert_eq!(back.body["view"], 1);
-    let holes: usize = back.body["shown"]["board"]
+    // Any earlier position can be looked at, without changing the game.
+    let back = server.get("/api/position?ply=1");
+    assert_eq!(back["ply"], 1);
+    let holes: usize = back["shown"]["board"]
         .as_array()
         .unwrap()
         .iter()
         .map(|rank| rank.as_str().unwrap().matches('.').count())
         .sum();
-    assert_eq!(holes, 1, "one stone removed after one ply: {}", back.body);
+    assert_eq!(holes, 1, "one stone removed after one ply: {back}");
+    assert_eq!(server.state()["moves"], end["moves"]);
     let (status, pgn) = server.get_text("/api/pgn");
     assert_eq!(status, 200);
     assert!(pgn.contains("[White \"min-replies\"]"), "{pgn}");
@@ -88,7 +88,7 @@ fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
     );
     assert_eq!(human.status, 200);
     let before = server.state();
-    let refusals: [(&str, &str, u16, &str); 12] = [
+    let refusals: [(&str, &str, u16, &str); 16] = [
         (
             "/api/move",
             r#"{"move":"a1"}"#,
@@ -110,10 +110,39 @@ fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
         ),
         ("/api/move", r#"{"mv":"c3"}"#, 400, "unknown field `mv`"),
         (
-            "/api/view",
-            r#"{"ply":5}"#,
+            "/api/analysis",
+            r#"{"engine":"engine","ply":5}"#,
             422,
             "ply 5 is past the last move",
+        ),
+        (
+            "/api/move",
+            r#"{"move":"c3","ply":1}"#,
+            422,
+            "the move was made on the position after 1 plies, and the game has 0",
+        ),
+        (
+            "/api/new",
+            r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"human","white":"human","time":{"kind":"depth","depth":2},"stall_s":0}"#,
+            422,
+            "stall limit: 1 s to a day",
+        ),
+        (
+            "/api/new",
+            &new_game(
+                6,
+                "human",
+                "engine",
+                r#"{"kind":"clock","base_ms":0,"inc_ms":0}"#,
+            ),
+            422,
+            "a clock starts with more than 0 s",
+        ),
+        (
+            "/api/takeback",
+            "{}",
+            422,
+            "you have made no move to take back",
         ),
         ("/api/stop", r#"{"now":true}"#, 400, "unknown field `now`"),
         (
@@ -166,6 +195,12 @@ fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
     );
     let plain = server.post_as("/api/move", r#"{"move":"c3"}"#, "text/plain");
     assert_eq!(plain.status, 415, "{}", plain.body);
+    let (status, text) = server.get_text("/api/position?ply=3");
+    assert_eq!(status, 422, "{text}");
+    assert!(text.contains("ply 3 is past the last move"), "{text}");
+    let (status, text) = server.get_text("/api/position?ply=-1");
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("give ?ply=N"), "{text}");
     let (status, text) = server.get_text("/api/nowhere");
     assert_eq!(status, 404, "{text}");
     assert!(text.contains("no such endpoint: /api/nowhere"), "{text}");
@@ -267,7 +302,7 @@ fn engines_watch_each_other_with_live_lines_and_clocks() {
 }
 
 #[test]
-fn analysis_follows_the_shown_position_until_stopped() {
+fn analysis_follows_the_position_asked_for_until_stopped() {
     let server = Server::start(&[engine_spec("analyst")]);
     let _page = server.open_page();
     server.post(
@@ -280,7 +315,8 @@ fn analysis_follows_the_shown_position_until_stopped() {
     }
     let on = server.post("/api/analysis", r#"{"engine":"analyst"}"#);
     assert_eq!(on.status, 200, "{}", on.body);
-    assert_eq!(on.body["analysis"], "analyst");
+    assert_eq!(on.body["analysis"]["engine"], "analyst");
+    assert!(on.body["analysis"]["ply"].is_null(), "it follows the game");
     let analysing = |first_move: &str| {
         eventually(Duration::from_secs(20), || {
             let live = server.get("/api/live");
@@ -295,15 +331,17 @@ fn analysis_follows_the_shown_position_until_stopped() {
     assert!(analysing(""), "{}", server.get("/api/live"));
     let pv = server.get("/api/live")["pv"].as_str().unwrap().to_string();
     assert!(pv.split(' ').next().unwrap().ends_with("d3"), "{pv}");
-    // Stepping back to the first removal: the analysis moves with the shown position.
-    server.post("/api/view", r#"{"ply":1}"#);
+    // A page stepping back to the first removal asks for that position.
+    let back = server.post("/api/analysis", r#"{"engine":"analyst","ply":1}"#);
+    assert_eq!(back.status, 200, "{}", back.body);
     assert!(
         eventually(Duration::from_secs(20), || {
             let live = server.get("/api/live");
-            live["pv"].as_str().is_some_and(|pv| {
-                let first = pv.split(' ').next().unwrap_or("");
-                first.len() == 2 && first != "d3"
-            })
+            live["ended"].is_null()
+                && live["pv"].as_str().is_some_and(|pv| {
+                    let first = pv.split(' ').next().unwrap_or("");
+                    first.len() == 2 && first != "d3"
+                })
         }),
         "the analysis did not follow: {}",
         server.get("/api/live")
@@ -311,6 +349,83 @@ fn analysis_follows_the_shown_position_until_stopped() {
     let off = server.post("/api/analysis", r#"{"engine":null}"#);
     assert_eq!(off.status, 200);
     assert!(off.body["analysis"].is_null());
+    // The stopped search's figures stay, marked as ended.
+    assert!(
+        eventually(Duration::from_secs(10), || server.get("/api/live")["ended"]
+            == "stopped"),
+        "{}",
+        server.get("/api/live")
+    );
+}
+
+#[test]
+fn analysis_waits_while_an_engine_thinks_and_resumes_on_the_persons_turn() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let _page = server.open_page();
+    let answer = server.post(
+        "/api/new",
+        &new_game(6, "human", "engine", r#"{"kind":"movetime","ms":300}"#),
+    );
+    assert_eq!(answer.status, 200);
+    let on = server.post("/api/analysis", r#"{"engine":"engine"}"#);
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert!(on.body["analysis"]["waits"].is_null(), "{}", on.body);
+    server.post("/api/move", r#"{"move":"a6","ply":0}"#);
+    // The engine thinks on the game: the analysis waits, and says why.
+    let waiting = server.state();
+    assert_eq!(
+        waiting["analysis"]["waits"], "engine is thinking on the game",
+        "{waiting}"
+    );
+    // Once the engine has moved, the person's turn is analysed again.
+    assert!(
+        eventually(Duration::from_secs(20), || {
+            let state = server.state();
+            let live = server.get("/api/live");
+            state["moves"].as_array().unwrap().len() == 2
+                && state["analysis"]["waits"].is_null()
+                && live["who"] == "analysis: engine"
+                && live["depth"].as_u64().is_some()
+        }),
+        "{} {}",
+        server.state(),
+        server.get("/api/live")
+    );
+}
+
+#[test]
+fn a_failed_analysis_is_told_until_the_game_moves_on() {
+    let tag = "gui-notice-tag";
+    let server = Server::start(&[fixture("crash-mid-game", tag)]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    server.post("/api/analysis", r#"{"engine":"crash-mid-game"}"#);
+    // The fixture exits on its third search: the analysis of the third position.
+    let mut plies = 0;
+    let notice = loop {
+        let state = server.state();
+        if let Some(notice) = state["notice"].as_str() {
+            break notice.to_string();
+        }
+        assert!(plies < 6, "no notice: {state}");
+        let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+        server.post("/api/move", &format!(r#"{{"move":"{text}"}}"#));
+        plies += 1;
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    assert!(
+        notice.starts_with("Analysis by crash-mid-game failed: it exited"),
+        "{notice}"
+    );
+    let state = server.state();
+    assert!(state["analysis"].is_null(), "{state}");
+    let text = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let moved = server.post("/api/move", &format!(r#"{{"move":"{text}"}}"#));
+    assert!(moved.body["notice"].is_null(), "{}", moved.body);
+    assert_none_left(tag);
 }
 
 #[test]
@@ -461,4 +576,191 @@ fn a_page_that_names_the_server_otherwise_is_refused() {
     let port = address.rsplit(':').next().unwrap();
     assert!(ask(&format!("localhost:{port}")).starts_with("HTTP/1.1 200"));
     assert!(ask(&address).starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn a_start_whose_side_to_move_has_no_move_is_over_at_once() {
+    let tag = "gui-no-move-tag";
+    let server = Server::start(&[fixture("first", tag)]);
+    // Black to move, and no black stone can jump; Black is the engine, White the person.
+    for (black, white) in [("first", "human"), ("human", "first")] {
+        let body = format!(
+            r#"{{"width":4,"height":4,"opening":"traditional","capture":"straight","black":"{black}","white":"{white}","time":{{"kind":"movetime","ms":100}},"fen":"b3/4/4/3w b"}}"#
+        );
+        let answer = server.post("/api/new", &body);
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.body["result"]["winner"], "white", "{}", answer.body);
+        assert_eq!(answer.body["result"]["termination"], "normal");
+        assert!(answer.body["thinking"].is_null(), "no engine is asked");
+        assert_eq!(
+            answer.body["setup"]["width"], 4,
+            "the form shows the board played"
+        );
+        assert_eq!(answer.body["setup"]["fen"], "b3/4/4/3w b");
+    }
+    assert_none_left(tag);
+}
+
+#[test]
+fn the_persons_clock_runs_and_loses_on_time() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let _page = server.open_page();
+    let answer = server.post(
+        "/api/new",
+        &new_game(
+            6,
+            "human",
+            "engine",
+            r#"{"kind":"clock","base_ms":30000,"inc_ms":2000}"#,
+        ),
+    );
+    assert_eq!(answer.body["clock_running"], "black", "{}", answer.body);
+    std::thread::sleep(Duration::from_millis(300));
+    let moved = server.post("/api/move", r#"{"move":"a6","ply":0}"#);
+    let left = moved.body["clocks"][0].as_u64().unwrap();
+    // Charged the time taken, given the increment.
+    assert!(
+        (31_000..=31_800).contains(&left),
+        "black has {left} ms: {}",
+        moved.body
+    );
+    // A clock that runs out ends the game, with no move made.
+    let short = server.post(
+        "/api/new",
+        &new_game(
+            6,
+            "human",
+            "engine",
+            r#"{"kind":"clock","base_ms":700,"inc_ms":0}"#,
+        ),
+    );
+    assert_eq!(short.status, 200);
+    assert!(
+        eventually(Duration::from_secs(10), || !server.state()["result"]
+            .is_null()),
+        "{}",
+        server.state()
+    );
+    let end = server.state();
+    assert_eq!(end["result"]["termination"], "time forfeit", "{end}");
+    assert_eq!(end["result"]["winner"], "white", "{end}");
+    assert_eq!(
+        end["result"]["text"],
+        "White wins: Human, playing black, lost on time."
+    );
+    assert_eq!(end["clocks"][0], 0, "{end}");
+    let late = server.post("/api/move", r#"{"move":"a6"}"#);
+    assert_eq!(late.status, 422);
+}
+
+#[test]
+fn a_depth_search_that_keeps_reporting_is_not_stalled_but_a_silent_one_is() {
+    let tag = "gui-stall-tag";
+    let server = Server::start(&[fixture("chatty", tag), fixture("late", tag)]);
+    let _page = server.open_page();
+    // Each engine takes 2.5 to 3 s a move; the stall limit is 1 s without output.
+    let depth = |black: &str| {
+        format!(
+            r#"{{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"{black}","white":"human","time":{{"kind":"depth","depth":30}},"stall_s":1}}"#
+        )
+    };
+    let chatty = server.post("/api/new", &depth("chatty"));
+    assert_eq!(chatty.status, 200, "{}", chatty.body);
+    assert_eq!(
+        chatty.body["time"],
+        "depth 30; stalled after 1 s without output"
+    );
+    assert!(
+        eventually(Duration::from_secs(15), || server.state()["moves"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 1),
+        "{}",
+        server.state()
+    );
+    assert!(server.state()["result"].is_null(), "{}", server.state());
+    server.post("/api/new", &depth("late"));
+    assert!(
+        eventually(Duration::from_secs(15), || !server.state()["result"]
+            .is_null()),
+        "{}",
+        server.state()
+    );
+    let end = server.state();
+    assert_eq!(end["result"]["termination"], "stall", "{end}");
+    assert_eq!(
+        end["result"]["text"],
+        "White wins: late, playing black, stalled (no output for 1 s on a depth-limited move)."
+    );
+    assert_none_left(tag);
+}
+
+#[test]
+fn takeback_and_resign_against_an_engine() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "human", "engine", r#"{"kind":"movetime","ms":100}"#),
+    );
+    server.post("/api/move", r#"{"move":"a6","ply":0}"#);
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["moves"].as_array().unwrap().len() == 2
+    ));
+    // The engine's reply and the person's move go: the person is to move at the start.
+    let back = server.post("/api/takeback", "{}");
+    assert_eq!(back.status, 200, "{}", back.body);
+    assert_eq!(back.body["moves"], serde_json::json!([]));
+    assert_eq!(back.body["to_move"], "black");
+    server.post("/api/move", r#"{"move":"f1","ply":0}"#);
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["moves"].as_array().unwrap().len() == 2
+    ));
+    let resigned = server.post("/api/resign", "{}");
+    assert_eq!(resigned.status, 200, "{}", resigned.body);
+    assert_eq!(
+        resigned.body["result"]["text"],
+        "White wins: Black resigned."
+    );
+    assert_eq!(resigned.body["result"]["termination"], "resign");
+    let again = server.post("/api/resign", "{}");
+    assert_eq!(again.status, 422);
+    let (_, pgn) = server.get_text("/api/pgn");
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+}
+
+#[test]
+fn engines_are_checked_at_start() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
+        .args([
+            "gui",
+            "--port",
+            "0",
+            "--engine",
+            "cmd=/no/such/engine",
+            "name=ghost",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("engine 'ghost' (/no/such/engine) could not start"),
+        "{stderr}"
+    );
+    let tag = "gui-start-tag";
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
+    command.args(["gui", "--port", "0", "--engine"]);
+    command.args(fixture("crash-at-start", tag).split(' '));
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("engine 'crash-at-start'") && stderr.contains("failed its uci handshake"),
+        "{stderr}"
+    );
+    assert_none_left(tag);
 }

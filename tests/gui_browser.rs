@@ -323,3 +323,340 @@ async fn a_person_plays_the_engine_by_clicking() {
     browser.close().await.unwrap();
     assert_eq!(server.stop(), Some(0));
 }
+
+/// Runs `script` in the page and returns its value.
+async fn js(browser: &Client, script: &str) -> serde_json::Value {
+    browser.execute(script, Vec::new()).await.unwrap()
+}
+
+/// True when the page is no wider than the window: nothing pushed off to the side.
+async fn fits_sideways(browser: &Client) -> bool {
+    js(
+        browser,
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
+    )
+    .await
+        == true
+}
+
+/// Waits until the game on the page has a result, and returns it.
+async fn result(browser: &Client) -> String {
+    until(browser, "the result", || async {
+        let result = text(browser, "#result").await;
+        (!result.is_empty()).then_some(result)
+    })
+    .await
+}
+
+/// Clicks the first stone the person may move and its first landing square; waits for the
+/// move in the list.
+async fn click_a_move(browser: &Client) {
+    let listed = moves_listed(browser).await;
+    let square = until(browser, "a stone to move", || async {
+        let movable = all(browser, "#board g.movable").await;
+        match movable.first() {
+            Some(first) => first.attr("data-square").await.unwrap(),
+            None => None,
+        }
+    })
+    .await;
+    // Read before the click: once a removal is played, the engine may answer at once.
+    let removal = text(browser, "#status").await.contains("remove");
+    click(browser, &format!("#board g[data-square='{square}']")).await;
+    if !removal {
+        let target = until(browser, "a landing square", || async {
+            let marks = all(browser, "#board [data-target]").await;
+            match marks.first() {
+                Some(mark) => mark.attr("data-target").await.unwrap(),
+                None => None,
+            }
+        })
+        .await;
+        click(browser, &format!("#board g[data-square='{target}']")).await;
+    }
+    until(browser, "the move in the list", || async {
+        (moves_listed(browser).await > listed).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_holds_up_on_a_laptop_and_a_phone() {
+    let driver = Driver::start();
+    let tag = "gui-browser-layout-tag";
+    let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_konane-engine"));
+    let loud = format!(
+        "cmd={} arg=crash-loud arg={tag} name=loud",
+        env!("CARGO_BIN_EXE_konane-fixture")
+    );
+    let mut server = Server::start(&[engine, loud]);
+    let browser = driver.browser().await;
+    browser.set_window_size(1366, 768).await.unwrap();
+    browser.goto(&format!("{}/", server.url)).await.unwrap();
+    board_drawn(&browser, 64).await;
+
+    // A crash whose last line is a long path: the message wraps, the page keeps its width.
+    let body = |size: u8, black: &str, white: &str, time: &str| {
+        format!(
+            r#"{{"width":{size},"height":{size},"opening":"traditional","capture":"straight","black":"{black}","white":"{white}","time":{time}}}"#
+        )
+    };
+    let crash = server.post(
+        "/api/new",
+        &body(8, "engine", "loud", r#"{"kind":"movetime","ms":50}"#),
+    );
+    assert_eq!(crash.status, 200, "{}", crash.body);
+    let crashed = result(&browser).await;
+    assert!(
+        crashed.contains("loud, playing white, crashed"),
+        "{crashed}"
+    );
+    assert!(crashed.contains("/very/long/path/"), "{crashed}");
+    assert!(
+        fits_sideways(&browser).await,
+        "the crash message widened the page"
+    );
+
+    // A long game: the move list scrolls down, never sideways, and keeps every move.
+    server.post(
+        "/api/new",
+        &body(12, "engine", "engine", r#"{"kind":"depth","depth":1}"#),
+    );
+    result(&browser).await;
+    let plies = server.state()["moves"].as_array().unwrap().len();
+    assert!(plies >= 44, "only {plies} plies");
+    until(&browser, "every move listed", || async {
+        (moves_listed(&browser).await == plies).then_some(())
+    })
+    .await;
+    let sideways = js(
+        &browser,
+        "const l = document.getElementById('moves'); return l.scrollWidth - l.clientWidth;",
+    )
+    .await;
+    assert_eq!(sideways, 0, "the move list overflows sideways");
+    let first_row_left = js(
+        &browser,
+        "return document.querySelector('#moves .ply').getBoundingClientRect().left \
+         - document.getElementById('moves').getBoundingClientRect().left;",
+    )
+    .await;
+    assert!(first_row_left.as_f64().unwrap() >= 0.0, "{first_row_left}");
+    assert!(fits_sideways(&browser).await);
+    // The 26x26 board fills the height the window has.
+    server.post(
+        "/api/new",
+        &body(26, "human", "engine", r#"{"kind":"movetime","ms":100}"#),
+    );
+    board_drawn(&browser, 676).await;
+    let height = js(
+        &browser,
+        "return document.getElementById('board').getBoundingClientRect().height / window.innerHeight;",
+    )
+    .await;
+    assert!(
+        height.as_f64().unwrap() > 0.75,
+        "the board is {height} of the height"
+    );
+
+    // A phone: after each move the board's top and the clocks are still in view.
+    browser.set_window_size(390, 844).await.unwrap();
+    server.post(
+        "/api/new",
+        &body(
+            8,
+            "human",
+            "engine",
+            r#"{"kind":"clock","base_ms":20000,"inc_ms":500}"#,
+        ),
+    );
+    board_drawn(&browser, 64).await;
+    assert!(
+        fits_sideways(&browser).await,
+        "the phone page is wider than the phone"
+    );
+    for _ in 0..3 {
+        click_a_move(&browser).await;
+        let view = js(
+            &browser,
+            "const p = document.getElementById('players').getBoundingClientRect(); \
+             const b = document.getElementById('board').getBoundingClientRect(); \
+             return [window.scrollY, p.top, b.top, b.bottom, window.innerHeight];",
+        )
+        .await;
+        let [scroll, players, top, bottom, window] =
+            [0, 1, 2, 3, 4].map(|i| view[i].as_f64().unwrap());
+        assert_eq!(scroll, 0.0, "the page scrolled: {view}");
+        assert!(players >= 0.0 && top >= 0.0 && bottom <= window, "{view}");
+    }
+    // The person's clock is shown and runs on their turn.
+    until(&browser, "the person's turn", || async {
+        (!all(&browser, "#clock-black.running").await.is_empty()).then_some(())
+    })
+    .await;
+    let shown = text(&browser, "#clock-black").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let later = text(&browser, "#clock-black").await;
+    assert!(
+        shown.starts_with("0:") && later < shown,
+        "{shown} then {later}"
+    );
+    // Take back: the person's move and the engine's reply go.
+    let before = moves_listed(&browser).await;
+    click(&browser, "#takeback").await;
+    until(&browser, "the moves taken back", || async {
+        (moves_listed(&browser).await == before - 2).then_some(())
+    })
+    .await;
+
+    // A new game from the form replaces this one after a confirmation; a short clock the
+    // person lets run out loses on time.
+    click(&browser, "#setup summary").await;
+    let open = js(&browser, "return document.getElementById('setup').open;").await;
+    if open == false {
+        click(&browser, "#setup summary").await;
+    }
+    choose(&browser, "time-kind", "clock").await;
+    fill(&browser, "time-a", "1.5").await;
+    fill(&browser, "time-b", "0").await;
+    click(&browser, "#start").await;
+    browser.accept_alert().await.unwrap();
+    let lost = result(&browser).await;
+    assert_eq!(lost, "White wins: Human, playing black, lost on time.");
+    assert_eq!(text(&browser, "#clock-black").await, "0:00.0");
+
+    browser.close().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
+    common::arbiter::assert_none_left(tag);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
+    let driver = Driver::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_konane-engine"));
+    let engines = [engine];
+    let mut server = Server::start_with(&engines, &["--port", &port]);
+    let (one, two) = (driver.browser().await, driver.browser().await);
+    for page in [&one, &two] {
+        page.goto(&format!("{}/", server.url)).await.unwrap();
+        board_drawn(page, 64).await;
+    }
+
+    // Engines play; page one steps back to ply 2 and stays there while the game goes on.
+    server.post(
+        "/api/new",
+        r#"{"width":8,"height":8,"opening":"traditional","capture":"straight","black":"engine","white":"engine","time":{"kind":"movetime","ms":150}}"#,
+    );
+    until(&one, "four plies", || async {
+        (moves_listed(&one).await >= 4).then_some(())
+    })
+    .await;
+    click(&one, "#first").await;
+    click(&one, "#forward").await;
+    click(&one, "#forward").await;
+    until(&one, "ply 2 shown", || async {
+        text(&one, "#status")
+            .await
+            .starts_with("After ply 2 of")
+            .then_some(())
+    })
+    .await;
+    let seen = moves_listed(&one).await;
+    until(&one, "the game going on", || async {
+        (moves_listed(&one).await >= seen + 3).then_some(())
+    })
+    .await;
+    assert!(text(&one, "#status").await.starts_with("After ply 2 of"));
+    let second_ply = server.state()["moves"][1].as_str().unwrap().to_string();
+    assert_eq!(text(&one, "#moves .ply.current").await, second_ply);
+    assert_eq!(all(&one, "#board g[data-stone='.']").await.len(), 2);
+    // The other page follows the game.
+    let last = until(&two, "page two at the end", || async {
+        let listed = all(&two, "#moves .ply").await;
+        let current = text(&two, "#moves .ply.current").await;
+        let last = listed.last()?.text().await.ok()?;
+        (current == last).then_some(last)
+    })
+    .await;
+    assert!(!last.is_empty());
+    assert!(!text(&two, "#status").await.starts_with("After ply"));
+
+    // A game started elsewhere shows in every page's form, its size the position's.
+    let started = server.post(
+        "/api/new",
+        r#"{"width":8,"height":8,"opening":"traditional","capture":"turning","black":"human","white":"human","time":{"kind":"depth","depth":5},"fen":"4/1w2/w1w1/bw2 b"}"#,
+    );
+    assert_eq!(started.status, 200, "{}", started.body);
+    for page in [&one, &two] {
+        board_drawn(page, 16).await;
+        let form = js(
+            page,
+            "return ['width','height','capture','fen','time-kind','time-a'].map(id => document.getElementById(id).value);",
+        )
+        .await;
+        assert_eq!(
+            form,
+            serde_json::json!(["4", "4", "turning", "4/1w2/w1w1/bw2 b", "depth", "5"])
+        );
+    }
+    two.refresh().await.unwrap();
+    board_drawn(&two, 16).await;
+    assert_eq!(
+        js(&two, "return document.getElementById('width').value;").await,
+        "4"
+    );
+
+    // A second click on the chosen stone lets it go.
+    click(&one, "#board g[data-square='a1']").await;
+    assert_eq!(all(&one, "#board g.selected").await.len(), 1);
+    click(&one, "#board g[data-square='a1']").await;
+    assert!(all(&one, "#board g.selected").await.is_empty());
+    // A move typed on an earlier position is not played at the end of the game.
+    fill(&one, "typed-move", "a1c1").await;
+    click(&one, "#typed button").await;
+    until(&one, "the move played", || async {
+        (moves_listed(&one).await == 1).then_some(())
+    })
+    .await;
+    click(&one, "#back").await;
+    until(&one, "the start shown", || async {
+        text(&one, "#status")
+            .await
+            .starts_with("The start position")
+            .then_some(())
+    })
+    .await;
+    fill(&one, "typed-move", "c2c4").await;
+    click(&one, "#typed button").await;
+    let refusal = text(&one, "#message").await;
+    assert!(refusal.contains("earlier position"), "{refusal}");
+    assert_eq!(server.state()["moves"].as_array().unwrap().len(), 1);
+
+    // The server stops: every page says so; it starts again: they reconnect.
+    assert_eq!(server.stop(), Some(0));
+    for page in [&one, &two] {
+        until(page, "the server gone", || async {
+            let banner = text(page, "#connection").await;
+            banner.contains("The server does not answer").then_some(())
+        })
+        .await;
+        assert_eq!(text(page, "#status").await, "The server does not answer.");
+    }
+    let mut again = Server::start_with(&engines, &["--port", &port]);
+    for page in [&one, &two] {
+        board_drawn(page, 64).await;
+        until(page, "the banner gone", || async {
+            text(page, "#connection").await.is_empty().then_some(())
+        })
+        .await;
+    }
+    one.close().await.unwrap();
+    two.close().await.unwrap();
+    assert_eq!(again.stop(), Some(0));
+}

@@ -139,3 +139,27 @@ fn an_engine_that_cannot_start_is_named() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_stall_limit_of_a_depth_game_is_set_by_a_flag() {
+    let fixture = format!("cmd={}", env!("CARGO_BIN_EXE_konane-fixture"));
+    // `chatty` reports every 200 ms for 2.4 s: alive under a 1 s limit; `late` is silent 3 s.
+    for (behaviour, stalled) in [("chatty", false), ("late", true)] {
+        let mut game = play(
+            &[&fixture, &format!("arg={behaviour}"), "name=slow"],
+            &["--human", "white", "--depth", "30", "--stall-timeout", "1"],
+        );
+        let lines = game.until(|l| l.contains("slow plays ") || l.starts_with("Game over: "));
+        let last = lines.last().unwrap();
+        assert_eq!(
+            last.starts_with("Game over: "),
+            stalled,
+            "{behaviour}: {last}"
+        );
+        if stalled {
+            assert!(last.contains("slow lost by stall"), "{last}");
+        }
+        game.send("quit");
+        assert!(game.wait_exit().is_some_and(|s| s.success()));
+    }
+}

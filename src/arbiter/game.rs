@@ -36,7 +36,8 @@ pub enum TimeControl {
 pub struct Deadlines {
     /// Grace beyond the clock before a move is a time forfeit.
     pub time_margin: Duration,
-    /// How long a depth- or node-limited move may take before the engine is declared stalled.
+    /// How long an engine on a depth- or node-limited move may stay silent (no line at all)
+    /// before it is declared stalled: a search that keeps reporting may take as long as it needs.
     pub stall: Duration,
     /// How long the handshake and each `isready` may take.
     pub startup: Duration,
@@ -423,14 +424,14 @@ pub fn ask(
         .send(&position_command(opening, moves))
         .and_then(|_| process.send(&go));
     let asked_at = Instant::now();
-    let allowance = match game_rules.time_control {
-        TimeControl::Clock { .. } => clocks.left[index] + deadlines.time_margin,
-        TimeControl::MoveTime(time) => time + deadlines.time_margin,
-        TimeControl::Depth(_) | TimeControl::Nodes(_) => deadlines.stall,
+    let (allowance, silence) = match game_rules.time_control {
+        TimeControl::Clock { .. } => (clocks.left[index] + deadlines.time_margin, None),
+        TimeControl::MoveTime(time) => (time + deadlines.time_margin, None),
+        TimeControl::Depth(_) | TimeControl::Nodes(_) => (deadlines.stall, Some(deadlines.stall)),
     };
     let listener = &mut seat.listener;
-    let answer =
-        sent.and_then(|_| wait_for_bestmove(process, asked_at + allowance, stop, listener));
+    let answer = sent
+        .and_then(|_| wait_for_bestmove(process, asked_at + allowance, silence, stop, listener));
     let (line, at) = match answer {
         Ok(answer) => answer,
         Err(ReadError::Interrupted) => return Asked::Stopped,
@@ -473,11 +474,13 @@ pub fn ask(
     }
 }
 
-/// Reads until a `bestmove` line, checking `stop` every 50 ms and showing `listener` the
-/// other lines.
+/// Reads until a `bestmove` line by `deadline`, checking `stop` every 50 ms and showing
+/// `listener` the other lines. With `silence`, every line moves the deadline to that long
+/// after it: only an engine that stops talking runs out.
 fn wait_for_bestmove(
     process: &mut EngineProcess,
-    deadline: Instant,
+    mut deadline: Instant,
+    silence: Option<Duration>,
     stop: &AtomicBool,
     listener: &mut Option<Listener>,
 ) -> Result<(String, Instant), ReadError> {
@@ -487,6 +490,9 @@ fn wait_for_bestmove(
         }
         let slice = deadline.min(Instant::now() + Duration::from_millis(50));
         match process.wait_for(slice, |line| {
+            if let Some(silence) = silence {
+                deadline = deadline.max(Instant::now() + silence);
+            }
             let bestmove = process::is_bestmove(line);
             if let (false, Some(listener)) = (bestmove, listener.as_mut()) {
                 listener(line);

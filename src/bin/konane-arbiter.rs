@@ -1,6 +1,7 @@
 //! `konane-arbiter`: matches and tournaments between Konane engines, every move checked.
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use konane::Rules;
 use konane::arbiter::check::{self, CheckSettings, Outcome};
 use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
@@ -57,8 +58,8 @@ struct Cli {
     seed: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
-    /// Seconds a --depth/--nodes move, or a start-up step, may take before the engine is stalled.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seconds an engine on a --depth/--nodes move may stay silent, or a start-up step may take, before it is stalled.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     stall_timeout: u64,
     #[command(flatten)]
     rules: RulesArgs,
@@ -144,6 +145,9 @@ struct PlayArgs {
     name: String,
     #[command(flatten)]
     limits: LimitArgs,
+    /// Seconds the engine on a --depth/--nodes move may stay silent before it loses as stalled.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    stall_timeout: u64,
     #[command(flatten)]
     rules: RulesArgs,
     /// Append the finished game as PGN to this file.
@@ -171,6 +175,9 @@ struct GuiArgs {
     /// Milliseconds an engine may overrun its clock or move time before it loses on time.
     #[arg(long, default_value_t = 200)]
     timemargin: u64,
+    /// Seconds an engine on a depth-limited move may stay silent before it loses as stalled (the page's form can set it per game).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    stall_timeout: u64,
     /// Log every line sent to (<) and received from (>) the engines, and their stderr (!).
     #[arg(long)]
     log: Option<PathBuf>,
@@ -202,11 +209,22 @@ fn run_gui(
         port: args.port,
         deadlines: Deadlines {
             time_margin: Duration::from_millis(args.timemargin),
-            stall: Duration::from_secs(60),
+            stall: Duration::from_secs(args.stall_timeout),
             startup: Duration::from_secs(30),
         },
         log: open_log(&args.log)?,
     };
+    // A missing or broken engine is named now, not offered on the page to crash later.
+    let checked = preflight::check_engines(
+        &settings.engines,
+        Rules::default(),
+        &settings.deadlines,
+        &settings.log,
+    );
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(ExitCode::from(130));
+    }
+    checked?;
     gui::serve(settings, interrupted.clone())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -306,7 +324,7 @@ fn run_play(
     let log = open_log(&args.log)?;
     let deadlines = Deadlines {
         time_margin: Duration::from_millis(args.limits.timemargin),
-        stall: Duration::from_secs(60),
+        stall: Duration::from_secs(args.stall_timeout),
         startup: Duration::from_secs(30),
     };
     let checked = preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log);

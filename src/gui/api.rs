@@ -5,10 +5,12 @@
 //! web sites' pages from posting here) and answers with the new state, or with
 //! `{"error": "..."}` and status 400 (malformed request) or 422 (refused by the game).
 
-use crate::gui::session::{NewGame, Request, Session};
+use crate::gui::game::NewGame;
+use crate::gui::session::{Request, Session};
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -23,6 +25,7 @@ use tokio_stream::{Stream, StreamExt};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+const ICON_SVG: &str = include_str!("assets/icon.svg");
 
 /// The server's routes over `session`. On a loopback address only requests that name the
 /// server by an address or `localhost` are served: a web page whose own name was made to point
@@ -38,15 +41,19 @@ pub fn router(session: Session, loopback: bool) -> Router {
             "/style.css",
             get(|| asset("text/css; charset=utf-8", STYLE_CSS)),
         )
+        .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
+        .route("/favicon.ico", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/api/state", get(state))
+        .route("/api/position", get(position))
         .route("/api/events", get(events))
         .route("/api/live", get(live))
         .route("/api/pgn", get(pgn))
         .route("/api/new", post(new_game))
         .route("/api/move", post(play))
-        .route("/api/view", post(view))
         .route("/api/analysis", post(analysis))
         .route("/api/stop", post(stop))
+        .route("/api/resign", post(resign))
+        .route("/api/takeback", post(takeback))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .with_state(session);
@@ -254,47 +261,83 @@ async fn new_game(State(session): State<Session>, headers: HeaderMap, body: Byte
     submit::<NewGame>(&session, &headers, &body, Request::New).await
 }
 
-/// `{"move": "f5d5"}`
+/// `{"move": "f5d5", "ply": 12}`: `ply`, the plies of the position the person saw, is
+/// optional; when given, the move is refused unless that is the game's last position.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     r#move: String,
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 async fn play(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    submit::<MoveBody>(&session, &headers, &body, |body| Request::Move(body.r#move)).await
-}
-
-/// `{"ply": 3}`
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ViewBody {
-    ply: usize,
-}
-
-async fn view(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    submit::<ViewBody>(&session, &headers, &body, |body| Request::View(body.ply)).await
-}
-
-/// `{"engine": "name"}` to analyse, `{"engine": null}` to stop.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AnalysisBody {
-    engine: Option<String>,
-}
-
-async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    submit::<AnalysisBody>(&session, &headers, &body, |body| {
-        Request::Analyse(body.engine)
+    submit::<MoveBody>(&session, &headers, &body, |body| Request::Move {
+        text: body.r#move,
+        ply: body.ply,
     })
     .await
 }
 
-/// `{}`
+/// `?ply=3`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlyQuery {
+    ply: usize,
+}
+
+/// `GET /api/position?ply=N`: the position after N plies, for a page stepping through the game
+/// (each page's view is its own).
+async fn position(
+    State(session): State<Session>,
+    query: Result<Query<PlyQuery>, QueryRejection>,
+) -> Response {
+    let ply = match query {
+        Ok(Query(query)) => query.ply,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("malformed request: give ?ply=N, a number of plies ({e})"),
+            );
+        }
+    };
+    match session.position(ply).await {
+        Ok(body) => json(&body),
+        Err(why) => error(StatusCode::UNPROCESSABLE_ENTITY, why),
+    }
+}
+
+/// `{"engine": "name", "ply": 3}` to analyse the position after 3 plies (`"ply": null` or no
+/// `ply` follows the game's last position), `{"engine": null}` to stop.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisBody {
+    engine: Option<String>,
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<AnalysisBody>(&session, &headers, &body, |body| Request::Analyse {
+        engine: body.engine,
+        ply: body.ply,
+    })
+    .await
+}
+
+/// `{}`: the body of the requests that take no arguments.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StopBody {}
 
 async fn stop(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
     submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Stop).await
+}
+
+async fn resign(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Resign).await
+}
+
+async fn takeback(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Takeback).await
 }

@@ -18,6 +18,8 @@ pub struct Live {
     pv: Option<String>,
     /// The last `info string`.
     text: Option<String>,
+    /// How the search ended (`stopped`, `played f5d5`), once it has: its figures are final.
+    ended: Option<String>,
 }
 
 /// What the page receives: the figures with who is thinking.
@@ -64,6 +66,15 @@ impl Live {
             }
         }
         *self != before
+    }
+
+    /// Marks the search as ended, `how` saying how; false when nothing was shown.
+    pub fn end(&mut self, how: String) -> bool {
+        if *self == Live::default() {
+            return false;
+        }
+        self.ended = Some(how);
+        true
     }
 
     /// The figures as the page receives them, naming who thinks and for which side.

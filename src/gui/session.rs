@@ -1,129 +1,60 @@
-//! The game the page shows, kept by one thread that owns every engine process: it referees
-//! each move (a person's too), asks engines for theirs on worker threads, runs the analysis
-//! engine, and publishes the state after every change. Requests from the web server arrive as
-//! messages; nothing else touches the game.
+//! The session: one thread owns the game and every engine process. It referees each move (a
+//! person's too), asks engines for theirs on worker threads, keeps the person's clock, runs
+//! the analysis engine, and publishes the state after every change. Requests from the web
+//! server arrive as messages; nothing else touches the game.
 
-use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Opening, Seat, TimeControl};
+use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat, Termination};
 use crate::arbiter::log::Log;
-use crate::arbiter::process::{self, ReadError};
 use crate::arbiter::spec::EngineSpec;
+use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
+use crate::gui::game::{Ended, Game, NewGame, Player, TimeSetting, capitalised};
 use crate::gui::info::Live;
-use crate::gui::view::{self, Ended, Player};
+use crate::gui::view;
 use crate::moves::Move;
-use crate::position::Position;
-use crate::rules::{Capture, Opening as OpeningRule, Rules};
-use crate::square::Color;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
-use serde::Deserialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
 
-/// How long an engine may take to answer `stop` before it is killed.
-const HALT_GRACE: Duration = Duration::from_secs(2);
-
 /// How long the game waits after the last page closed before it stops the engines' searches
-/// (a reload reconnects well within it).
+/// and the person's clock (a reload reconnects well within it).
 const NO_VIEWER_GRACE: Duration = Duration::from_secs(2);
 
 /// The answer to anything asked of a session that is ending.
 const SHUTTING_DOWN: &str = "the server is shutting down";
 
 /// How often the session thread looks at the clock when no message comes.
-const TICK: Duration = Duration::from_millis(200);
-
-/// A new game, as the page asks for it.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// Board width, 2 to 26.
-    pub width: usize,
-    /// Board height, 2 to 26.
-    pub height: usize,
-    /// `traditional` or `any`.
-    pub opening: String,
-    /// `straight`, `single` or `turning`.
-    pub capture: String,
-    /// Who plays Black: `human` or the name of a configured engine.
-    pub black: String,
-    /// Who plays White.
-    pub white: String,
-    /// How long the engines may think.
-    pub time: TimeSetting,
-    /// A position string to start from instead of the start position (its size wins).
-    #[serde(default)]
-    pub fen: Option<String>,
-}
-
-/// The engines' time control, as the page gives it.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
-pub enum TimeSetting {
-    /// A fixed time per move.
-    Movetime {
-        /// Milliseconds.
-        ms: u64,
-    },
-    /// A clock with an increment.
-    Clock {
-        /// Starting time in milliseconds.
-        base_ms: u64,
-        /// Added after each move, in milliseconds.
-        inc_ms: u64,
-    },
-    /// A fixed depth per move.
-    Depth {
-        /// Plies.
-        depth: u32,
-    },
-}
-
-impl TimeSetting {
-    fn time_control(self) -> Result<TimeControl, String> {
-        const DAY_MS: u64 = 86_400_000;
-        match self {
-            TimeSetting::Movetime { ms } if (1..=DAY_MS).contains(&ms) => {
-                Ok(TimeControl::MoveTime(Duration::from_millis(ms)))
-            }
-            TimeSetting::Movetime { ms } => {
-                Err(format!("time: movetime must be 1 to {DAY_MS} ms, not {ms}"))
-            }
-            TimeSetting::Clock { base_ms, inc_ms }
-                if (1..=DAY_MS).contains(&base_ms) && inc_ms <= DAY_MS =>
-            {
-                Ok(TimeControl::Clock {
-                    base: Duration::from_millis(base_ms),
-                    increment: Duration::from_millis(inc_ms),
-                })
-            }
-            TimeSetting::Clock { .. } => Err(format!(
-                "time: a clock needs base_ms 1 to {DAY_MS} and inc_ms 0 to {DAY_MS}"
-            )),
-            TimeSetting::Depth { depth } if (1..=120).contains(&depth) => {
-                Ok(TimeControl::Depth(depth))
-            }
-            TimeSetting::Depth { depth } => {
-                Err(format!("time: depth must be 1 to 120, not {depth}"))
-            }
-        }
-    }
-}
+const TICK: Duration = Duration::from_millis(100);
 
 /// Something the page asks of the game.
 #[derive(Clone, Debug)]
 pub enum Request {
     /// End the game in progress (its searches stop) and start this one.
     New(NewGame),
-    /// A person's move in notation, for the side to move.
-    Move(String),
-    /// Show the position after this many plies.
-    View(usize),
-    /// Analyse the shown position with this engine until told otherwise (`None` stops).
-    Analyse(Option<String>),
+    /// A person's move in notation, for the side to move; `ply`, when given, is the number of
+    /// plies of the position the person saw, which must be the game's last.
+    Move {
+        /// The move.
+        text: String,
+        /// The plies the game had on the person's screen.
+        ply: Option<usize>,
+    },
+    /// Analyse with this engine until told otherwise (`None` stops): the position after `ply`
+    /// plies, or the game's last position when `ply` is `None`.
+    Analyse {
+        /// The engine's name.
+        engine: Option<String>,
+        /// The position analysed.
+        ply: Option<usize>,
+    },
     /// End the game in progress without a winner; its engines stop searching.
     Stop,
+    /// The person to move (or, against an engine, the only person) gives up the game.
+    Resign,
+    /// Take back the person's last move (and the engine's reply to it, if it came).
+    Takeback,
 }
 
 /// The answer to a request: the state after it (JSON), or why it was refused.
@@ -134,6 +65,8 @@ enum Message {
     Request(Request, oneshot::Sender<Reply>),
     /// The game so far as PGN.
     Pgn(oneshot::Sender<String>),
+    /// The position after this many plies, as JSON.
+    Position(usize, oneshot::Sender<Reply>),
     /// A page opened (`true`) or closed its live connection.
     Viewer(bool),
     /// An engine line from the worker holding `token`.
@@ -187,6 +120,12 @@ impl Session {
         self.call(Message::Pgn).await
     }
 
+    /// The position after `ply` plies of the game, as JSON; each page steps through the game
+    /// on its own.
+    pub async fn position(&self, ply: usize) -> Reply {
+        self.call(|reply| Message::Position(ply, reply)).await?
+    }
+
     /// Sends the message `with` makes around a reply channel, and waits for the reply.
     async fn call<T>(&self, with: impl FnOnce(oneshot::Sender<T>) -> Message) -> Result<T, String> {
         let (reply, answer) = oneshot::channel();
@@ -230,20 +169,20 @@ impl Drop for Running {
 /// Black against the first engine on 8x8, one second a move.
 pub fn start(engines: Vec<EngineSpec>, deadlines: Deadlines, log: Log) -> (Session, Running) {
     let (messages, inbox) = unbounded();
+    let names: Vec<String> = engines.iter().map(|e| e.launch.name.clone()).collect();
     let first = NewGame {
         width: 8,
         height: 8,
         opening: "traditional".into(),
         capture: "straight".into(),
         black: "human".into(),
-        white: engines
-            .first()
-            .map_or("human".to_string(), |e| e.launch.name.clone()),
+        white: names.first().cloned().unwrap_or_else(|| "human".into()),
         time: TimeSetting::Movetime { ms: 1000 },
         fen: None,
+        stall_s: None,
     };
-    let game = build_game(&first, &engines).expect("the first game is valid");
-    let mut core = Core::new(engines, deadlines, log, messages.clone(), game);
+    let game = Game::new(1, &first, &names, deadlines.stall).expect("the first game is valid");
+    let mut core = Core::new(engines, names, deadlines, log, messages.clone(), game);
     let state = watch::Sender::new(core.state_json());
     let live = watch::Sender::new(Arc::from("{}"));
     let session = Session {
@@ -267,65 +206,10 @@ struct EngineSeat {
     started: bool,
 }
 
-/// A worker at work: its token (lines and answers of any other token are stale) and the flag
-/// that stops it.
-struct Worker {
-    token: u64,
-    stop: Arc<AtomicBool>,
-    side: Color,
-    game: u64,
-}
-
-/// The analysis engine: which one, its seat when idle, the position command it analyses.
-struct Analyst {
-    engine: usize,
-    seat: Option<Box<Seat>>,
-    worker: Option<Worker>,
-    target: Option<String>,
-    wanted: bool,
-}
-
-impl Analyst {
-    /// Stops the analysis; the engine goes once its worker hands it back.
-    fn retire(self) {
-        if let Some(worker) = self.worker {
-            worker.stop.store(true, Ordering::SeqCst);
-        }
-    }
-}
-
-/// The game itself.
-pub struct Game {
-    /// Board and rule options.
-    pub rules: Rules,
-    /// Where the game started.
-    pub opening: Opening,
-    /// The position after each ply, the start first.
-    pub positions: Vec<Position>,
-    /// The moves played.
-    pub moves: Vec<Move>,
-    /// Black and White.
-    pub players: [Player; 2],
-    /// The engines' time control.
-    pub time_control: TimeControl,
-    /// The engines' clocks.
-    pub clocks: Clocks,
-    /// How the game ended, once it has.
-    pub ended: Option<Ended>,
-    /// The ply whose position is shown.
-    pub view: usize,
-}
-
-impl Game {
-    /// The position now.
-    pub fn current(&self) -> &Position {
-        self.positions.last().expect("the start is always there")
-    }
-}
-
 /// Everything the session thread owns.
 struct Core {
     engines: Vec<EngineSpec>,
+    names: Vec<String>,
     deadlines: Deadlines,
     log: Log,
     messages: Sender<Message>,
@@ -334,11 +218,13 @@ struct Core {
     thinking: Option<(Worker, Instant)>,
     /// Game workers told to stop whose engines have not come back yet.
     stopping: Vec<Worker>,
-    /// Counts games, so that an engine coming back from an earlier game is not reused.
-    game_number: u64,
     analyst: Option<Analyst>,
     next_token: u64,
     live: Live,
+    /// Who the live figures are of, and the side to move in their position.
+    live_who: (String, crate::square::Color),
+    /// The live figures changed in a way no engine line reported (a search ended).
+    live_changed: bool,
     viewers: usize,
     empty_since: Option<Instant>,
     paused: bool,
@@ -352,6 +238,7 @@ struct Core {
 impl Core {
     fn new(
         engines: Vec<EngineSpec>,
+        names: Vec<String>,
         deadlines: Deadlines,
         log: Log,
         messages: Sender<Message>,
@@ -359,6 +246,7 @@ impl Core {
     ) -> Core {
         let mut core = Core {
             engines,
+            names,
             deadlines,
             log,
             messages,
@@ -366,10 +254,11 @@ impl Core {
             seats: [None, None],
             thinking: None,
             stopping: Vec::new(),
-            game_number: 0,
             analyst: None,
             next_token: 0,
             live: Live::default(),
+            live_who: (String::new(), crate::square::Color::Black),
+            live_changed: false,
             viewers: 0,
             empty_since: None,
             paused: false,
@@ -393,30 +282,30 @@ impl Core {
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
-            let mut changed = true;
+            let mut changed = false;
             match message {
                 Some(Message::Shutdown) => break,
                 Some(Message::Pgn(reply)) => {
                     let _ = reply.send(view::game_pgn(&self.game));
-                    continue;
+                }
+                Some(Message::Position(ply, reply)) => {
+                    let _ = reply.send(view::position(&self.game, ply));
                 }
                 Some(Message::Request(request, reply)) => {
-                    // A refused request changed nothing, so nothing is published.
+                    // A refused request changes nothing, so nothing is published.
+                    let notice = self.notice.take();
                     let outcome = self.handle(request).map(|()| {
                         self.step();
                         let json = self.state_json();
                         state.send_replace(json.clone());
                         json
                     });
-                    let _ = reply.send(outcome);
-                    continue;
-                }
-                Some(Message::Line { token, line }) => {
-                    changed = false;
-                    if let Some(json) = self.line(token, &line) {
-                        live.send_replace(json);
+                    if outcome.is_err() {
+                        self.notice = notice;
                     }
+                    let _ = reply.send(outcome);
                 }
+                Some(Message::Line { token, line }) => self.line(token, &line),
                 Some(Message::Answered {
                     token,
                     seat,
@@ -424,18 +313,24 @@ impl Core {
                     clocks,
                 }) => {
                     self.outstanding -= 1;
-                    self.answered(token, seat, asked, clocks);
+                    changed = self.answered(token, seat, asked, clocks);
                 }
                 Some(Message::Analysed { token, seat, error }) => {
                     self.outstanding -= 1;
-                    self.analysed(token, seat, error);
+                    changed = self.analysed(token, seat, error);
                 }
-                Some(Message::Viewer(joined)) => self.viewer(joined),
-                None => changed = self.tick(),
+                Some(Message::Viewer(joined)) => changed = self.viewer(joined),
+                None => {}
             }
+            // The clocks and the pages are looked at after every message: a stream of
+            // engine lines must not keep a person's flag from falling.
+            changed |= self.tick();
             if changed {
                 self.step();
                 state.send_replace(self.state_json());
+            }
+            if std::mem::take(&mut self.live_changed) {
+                live.send_replace(self.live.json(&self.live_who.0, self.live_who.1));
             }
         }
         self.finish(inbox);
@@ -452,7 +347,7 @@ impl Core {
         while self.outstanding > 0 {
             match inbox.recv_deadline(until) {
                 Ok(Message::Answered { .. } | Message::Analysed { .. }) => self.outstanding -= 1,
-                Ok(Message::Request(_, reply)) => {
+                Ok(Message::Request(_, reply) | Message::Position(_, reply)) => {
                     let _ = reply.send(Err(SHUTTING_DOWN.to_string()));
                 }
                 Ok(_) => {}
@@ -466,40 +361,77 @@ impl Core {
     fn handle(&mut self, request: Request) -> Result<(), String> {
         match request {
             Request::New(new) => self.new_game(&new),
-            Request::Move(text) => self.human_move(&text),
-            Request::View(ply) => {
-                if ply > self.game.moves.len() {
-                    return Err(format!(
-                        "view: ply {ply} is past the last move (the game has {} plies)",
-                        self.game.moves.len()
-                    ));
-                }
-                self.game.view = ply;
-                Ok(())
-            }
-            Request::Analyse(engine) => self.analyse(engine),
+            Request::Move { text, ply } => self.person_move(&text, ply),
+            Request::Analyse { engine, ply } => self.analyse(engine, ply),
             Request::Stop => {
                 if self.game.ended.is_some() {
                     return Err("stop: the game is already over".to_string());
                 }
                 self.stop_thinking();
-                self.game.ended = Some(Ended::stopped());
+                self.game.charge_person(false);
+                self.game.ended.get_or_insert_with(Ended::stopped);
                 Ok(())
             }
+            Request::Resign => self.resign(),
+            Request::Takeback => self.takeback(),
         }
     }
 
+    fn resign(&mut self) -> Result<(), String> {
+        if let Some(ended) = &self.game.ended {
+            return Err(format!("resign: the game is over: {}", ended.text));
+        }
+        let Some(side) = self.game.person_side() else {
+            return Err("resign: no person plays this game".to_string());
+        };
+        self.stop_thinking();
+        self.game.charge_person(false);
+        self.game.ended = Some(Ended::resigned(side));
+        Ok(())
+    }
+
+    fn takeback(&mut self) -> Result<(), String> {
+        if let Some(ended) = self
+            .game
+            .ended
+            .as_ref()
+            .filter(|e| e.termination != "normal")
+        {
+            return Err(format!("takeback: the game is over: {}", ended.text));
+        }
+        if !self.game.players.contains(&Player::Human) {
+            return Err("takeback: no person plays this game".to_string());
+        }
+        let person_moved = (0..self.game.moves.len()).any(|ply| {
+            self.game.players[self.game.positions[ply].side_to_move().index()] == Player::Human
+        });
+        if !person_moved {
+            return Err("takeback: you have made no move to take back".to_string());
+        }
+        self.stop_thinking();
+        self.game.charge_person(false);
+        self.game.take_back();
+        self.show_live(
+            Live::default(),
+            String::new(),
+            self.game.current().side_to_move(),
+        );
+        Ok(())
+    }
+
     fn new_game(&mut self, new: &NewGame) -> Result<(), String> {
-        let game = build_game(new, &self.engines)?;
+        let game = Game::new(self.game.number + 1, new, &self.names, self.deadlines.stall)?;
         self.stop_thinking();
         if let Some(analyst) = self.analyst.take() {
             analyst.retire();
         }
-        self.game_number += 1;
         self.game = game;
         self.seats = self.engine_seats();
-        self.live = Live::default();
-        self.notice = None;
+        self.show_live(
+            Live::default(),
+            String::new(),
+            self.game.current().side_to_move(),
+        );
         self.paused = false;
         Ok(())
     }
@@ -519,14 +451,21 @@ impl Core {
         })
     }
 
-    fn human_move(&mut self, text: &str) -> Result<(), String> {
+    fn person_move(&mut self, text: &str, ply: Option<usize>) -> Result<(), String> {
         let game = &self.game;
         if let Some(ended) = &game.ended {
             return Err(format!("the game is over: {}", ended.text));
         }
+        let plies = game.moves.len();
+        if let Some(seen) = ply.filter(|&seen| seen != plies) {
+            return Err(format!(
+                "the move was made on the position after {seen} plies, and the game has {plies}: \
+                 step to the last move to play"
+            ));
+        }
         let side = game.current().side_to_move();
-        if let Player::Engine { name, .. } = &game.players[side.index()] {
-            let side = view::capitalised(side);
+        if let Player::Engine { name, .. } = game.player_to_move() {
+            let side = capitalised(side);
             return Err(format!(
                 "it is {side}'s turn, and {name} plays {side}: wait for its move"
             ));
@@ -539,21 +478,14 @@ impl Core {
         after
             .play(mv)
             .map_err(|why| format!("{mv} is not legal here: {why}"))?;
-        self.play(mv, after);
+        // A move after the person's flag fell loses on time instead.
+        if self.game.charge_person(true) {
+            self.game.play(mv, after);
+        }
         Ok(())
     }
 
-    fn play(&mut self, mv: Move, after: Position) {
-        let game = &mut self.game;
-        game.moves.push(mv);
-        game.positions.push(after);
-        game.view = game.moves.len();
-        if let Some(winner) = after.winner() {
-            game.ended = Some(Ended::no_move(winner));
-        }
-    }
-
-    fn analyse(&mut self, engine: Option<String>) -> Result<(), String> {
+    fn analyse(&mut self, engine: Option<String>, ply: Option<usize>) -> Result<(), String> {
         let Some(name) = engine else {
             match &mut self.analyst {
                 Some(analyst) => analyst.wanted = false,
@@ -561,14 +493,20 @@ impl Core {
             }
             return Ok(());
         };
-        let Some(engine) = self.engines.iter().position(|e| e.launch.name == name) else {
+        let Some(engine) = self.names.iter().position(|e| *e == name) else {
             return Err(format!("analysis: '{name}' is not a configured engine"));
         };
-        if let Some(why) = self.analysis_forbidden() {
-            return Err(format!("analysis: {why}"));
+        if let Some(ply) = ply.filter(|&ply| ply > self.game.moves.len()) {
+            return Err(format!(
+                "analysis: ply {ply} is past the last move (the game has {} plies)",
+                self.game.moves.len()
+            ));
         }
         match &mut self.analyst {
-            Some(analyst) if analyst.engine == engine => analyst.wanted = true,
+            Some(analyst) if analyst.engine == engine => {
+                analyst.wanted = true;
+                analyst.ply = ply;
+            }
             _ => {
                 if let Some(old) = self.analyst.take() {
                     old.retire();
@@ -580,30 +518,27 @@ impl Core {
                     worker: None,
                     target: None,
                     wanted: true,
+                    ply,
                 });
             }
         }
-        self.live = Live::default();
         Ok(())
     }
 
-    /// Why analysis cannot run now, if it cannot: an engine of the game has the move (the
-    /// two would share the processor), or no page is open.
-    fn analysis_forbidden(&self) -> Option<String> {
+    /// Why the analysis waits, if it does: an engine of the game has the move (the two would
+    /// share the processor), or no page is open. It resumes by itself when that is over.
+    fn analysis_waits(&self) -> Option<String> {
         if self.paused {
             return Some("no page is open".to_string());
         }
-        let side = self.game.current().side_to_move();
-        match (&self.game.ended, &self.game.players[side.index()]) {
-            (None, Player::Engine { name, .. }) => Some(format!(
-                "{name} is to move in the game; analysis runs when a person is to move or the game is over"
-            )),
+        match (&self.game.ended, self.game.player_to_move()) {
+            (None, Player::Engine { name, .. }) => Some(format!("{name} is thinking on the game")),
             _ => None,
         }
     }
 
-    /// After every change: asks the engine to move if it is its turn, and keeps the analysis
-    /// on the shown position.
+    /// After every change: asks the engine to move if it is its turn, runs the person's clock
+    /// when it is theirs, and keeps the analysis on its position.
     fn step(&mut self) {
         self.step_game();
         self.step_analysis();
@@ -622,6 +557,7 @@ impl Core {
         if self.paused || self.thinking.is_some() {
             return;
         }
+        self.game.start_person_clock();
         let position = *self.game.current();
         let side = position.side_to_move();
         let Some(engine_seat) = &mut self.seats[side.index()] else {
@@ -647,7 +583,10 @@ impl Core {
         let game_rules = GameRules {
             rules: self.game.rules,
             time_control: self.game.time_control,
-            deadlines: self.deadlines,
+            deadlines: Deadlines {
+                stall: self.game.stall,
+                ..self.deadlines
+            },
         };
         let mut clocks = self.game.clocks;
         let (messages, flag) = (self.messages.clone(), stop.clone());
@@ -681,8 +620,10 @@ impl Core {
                 clocks,
             });
         });
-        self.live = Live::default();
-        let game = self.game_number;
+        let name = self.game.players[side.index()].name();
+        let who = format!("{name} ({})", capitalised(side));
+        self.show_live(Live::default(), who, side);
+        let game = self.game.number;
         self.thinking = Some((
             Worker {
                 token,
@@ -695,25 +636,25 @@ impl Core {
     }
 
     fn step_analysis(&mut self) {
-        let forbidden = self.analysis_forbidden();
-        let command = view::position_command(&self.game);
+        let waits = self.analysis_waits();
         let Some(analyst) = &mut self.analyst else {
             return;
         };
-        if forbidden.is_some() && analyst.wanted {
-            analyst.wanted = false;
-            self.notice = forbidden.map(|why| format!("Analysis stopped: {why}."));
-        }
-        let target = analyst.wanted.then_some(command);
+        let target = (analyst.wanted && waits.is_none())
+            .then(|| view::position_command(&self.game, analyst.ply));
         if let Some(worker) = &analyst.worker {
             if analyst.target != target {
                 worker.stop.store(true, Ordering::SeqCst);
             }
             return;
         }
-        let Some(target) = target else {
-            // Not wanted and idle: the engine is not needed any more.
+        if !analyst.wanted {
+            // Turned off and idle: the engine is not needed any more.
             self.analyst = None;
+            return;
+        }
+        let Some(target) = target else {
+            // Waiting: the engine stays idle in its seat.
             return;
         };
         let Some(mut seat) = analyst.seat.take() else {
@@ -727,7 +668,7 @@ impl Core {
         self.outstanding += 1;
         std::thread::spawn(move || {
             let lines = messages.clone();
-            let error = analyse(&mut seat, &command, &deadlines, &flag, &mut |line| {
+            let error = analysis::analyse(&mut seat, &command, &deadlines, &flag, &mut |line| {
                 let _ = lines.send(Message::Line {
                     token,
                     line: line.to_string(),
@@ -736,16 +677,29 @@ impl Core {
             .err();
             let _ = messages.send(Message::Analysed { token, seat, error });
         });
-        let side = self.game.positions[self.game.view].side_to_move();
-        let game = self.game_number;
+        let ply = analyst.ply.unwrap_or(self.game.moves.len());
+        let side = self.game.positions[ply].side_to_move();
         analyst.worker = Some(Worker {
             token,
             stop,
             side,
-            game,
+            game: self.game.number,
         });
         analyst.target = Some(target);
-        self.live = Live::default();
+        let who = format!("analysis: {}", self.names[analyst.engine]);
+        self.show_live(Live::default(), who, side);
+    }
+
+    /// Shows `live` as the figures of `who`, whose position has `side` to move.
+    fn show_live(&mut self, live: Live, who: String, side: crate::square::Color) {
+        self.live = live;
+        self.live_who = (who, side);
+        self.live_changed = true;
+    }
+
+    /// Marks the live figures as those of a search that ended, `how` saying how.
+    fn end_live(&mut self, how: String) {
+        self.live_changed |= self.live.end(how);
     }
 
     /// Stops the engine thinking on the game, if one is; its answer will be stale.
@@ -757,28 +711,24 @@ impl Core {
                 seat.started = false;
             }
             self.stopping.push(worker);
+            self.end_live("stopped".to_string());
         }
     }
 
-    fn line(&mut self, token: u64, line: &str) -> Option<Arc<str>> {
-        let (who, side) =
-            if let Some((worker, _)) = self.thinking.as_ref().filter(|(w, _)| w.token == token) {
-                let name = self.game.players[worker.side.index()].name();
-                let shown = view::capitalised(worker.side);
-                (format!("{name} ({shown})"), worker.side)
-            } else if let Some(analyst) = &self.analyst {
-                let worker = analyst.worker.as_ref().filter(|w| w.token == token)?;
-                (
-                    format!("analysis: {}", self.engines[analyst.engine].launch.name),
-                    worker.side,
-                )
-            } else {
-                return None;
-            };
-        self.live.update(line).then(|| self.live.json(&who, side))
+    fn line(&mut self, token: u64, line: &str) {
+        let thinking = matches!(&self.thinking, Some((w, _)) if w.token == token);
+        let analysing = self
+            .analyst
+            .as_ref()
+            .and_then(|a| a.worker.as_ref())
+            .is_some_and(|w| w.token == token);
+        if (thinking || analysing) && self.live.update(line) {
+            self.live_changed = true;
+        }
     }
 
-    fn answered(&mut self, token: u64, seat: Box<Seat>, asked: Asked, clocks: Clocks) {
+    /// A game engine's answer; true when the game changed.
+    fn answered(&mut self, token: u64, seat: Box<Seat>, asked: Asked, clocks: Clocks) -> bool {
         let current = matches!(&self.thinking, Some((worker, _)) if worker.token == token);
         if !current {
             // A stopped search: the engine goes back to its seat if that is still this
@@ -787,13 +737,14 @@ impl Core {
             if let Some(at) = self.stopping.iter().position(|w| w.token == token) {
                 let worker = self.stopping.swap_remove(at);
                 if let (true, Some(slot)) = (
-                    worker.game == self.game_number,
+                    worker.game == self.game.number,
                     &mut self.seats[worker.side.index()],
                 ) {
                     slot.seat = Some(seat);
                 }
             }
-            return;
+            // Its seat may be what an engine to move was waiting for.
+            return true;
         }
         let (worker, _) = self.thinking.take().expect("checked above");
         let side = worker.side;
@@ -806,11 +757,21 @@ impl Core {
             Asked::Move(mv, _) => {
                 let mut after = *self.game.current();
                 after.play_unchecked(mv);
-                self.play(mv, after);
+                self.game.play(mv, after);
+                self.notice = None;
+                self.end_live(format!("played {mv}"));
             }
             Asked::Lost(termination, _) => {
                 let name = self.game.players[side.index()].name();
-                self.game.ended = Some(Ended::forfeit(side, &name, &termination, failure));
+                let detail = match termination {
+                    Termination::Stall => Some(format!(
+                        "no output for {} s on a depth-limited move",
+                        self.game.stall.as_secs()
+                    )),
+                    _ => failure,
+                };
+                self.game.ended = Some(Ended::forfeit(side, &name, &termination, detail));
+                self.end_live(termination.text());
             }
             Asked::Stopped => {
                 if let Some(slot) = &mut self.seats[side.index()] {
@@ -818,32 +779,40 @@ impl Core {
                 }
             }
         }
+        true
     }
 
-    fn analysed(&mut self, token: u64, seat: Box<Seat>, error: Option<String>) {
+    /// The analysis worker ended; true when the state changed.
+    fn analysed(&mut self, token: u64, seat: Box<Seat>, error: Option<String>) -> bool {
         let Some(analyst) = &mut self.analyst else {
-            return;
+            return false;
         };
         if analyst.worker.as_ref().map(|w| w.token) != Some(token) {
-            return;
+            return false;
         }
         analyst.worker = None;
         analyst.target = None;
         analyst.seat = Some(seat);
+        let shown = self.live_who.0.starts_with("analysis: ");
         if let Some(error) = error {
             analyst.wanted = false;
-            let name = &self.engines[analyst.engine].launch.name;
+            let name = &self.names[analyst.engine];
             self.notice = Some(format!("Analysis by {name} failed: {error}"));
         }
+        if shown {
+            self.end_live("stopped".to_string());
+        }
+        true
     }
 
-    fn viewer(&mut self, joined: bool) {
+    /// A page opened or closed; true when the state changed.
+    fn viewer(&mut self, joined: bool) -> bool {
         if joined {
             self.viewers += 1;
             self.empty_since = None;
             if self.paused {
                 self.paused = false;
-                self.notice = None;
+                return true;
             }
         } else {
             self.viewers = self.viewers.saturating_sub(1);
@@ -851,11 +820,15 @@ impl Core {
                 self.empty_since = Some(Instant::now());
             }
         }
+        false
     }
 
-    /// Pauses the engines when the last page has been closed for a while; true when the
-    /// state changed.
+    /// Ends the game when the person's time ran out, and pauses the engines and the person's
+    /// clock when the last page has been closed for a while; true when the state changed.
     fn tick(&mut self) -> bool {
+        if self.game.flag_fell() {
+            return true;
+        }
         let Some(since) = self.empty_since else {
             return false;
         };
@@ -864,139 +837,36 @@ impl Core {
         }
         self.paused = true;
         self.stop_thinking();
-        if let Some(analyst) = &mut self.analyst {
-            analyst.wanted = false;
-        }
-        self.notice = Some("Paused: no page is open. The engines resume when one is.".to_string());
+        self.game.charge_person(false);
         true
     }
 
     fn state_json(&mut self) -> Arc<str> {
         self.version += 1;
-        let thinking = self
-            .thinking
-            .as_ref()
-            .map(|(worker, since)| (worker.side, since.elapsed()));
+        let side = self.game.current().side_to_move();
+        let running = match (&self.thinking, self.game.person_since) {
+            (Some((worker, since)), _) => Some((worker.side, since.elapsed())),
+            (None, Some(since)) => Some((side, since.elapsed())),
+            (None, None) => None,
+        };
         let analysis = self
             .analyst
             .as_ref()
             .filter(|a| a.wanted)
-            .map(|a| self.engines[a.engine].launch.name.clone());
-        let engines: Vec<String> = self.engines.iter().map(|e| e.launch.name.clone()).collect();
+            .map(|a| view::AnalysisView {
+                engine: self.names[a.engine].clone(),
+                ply: a.ply,
+                waits: self.analysis_waits(),
+            });
         view::state(&view::Context {
             version: self.version,
             game: &self.game,
-            engines: &engines,
-            thinking,
+            engines: &self.names,
+            thinking: self.thinking.as_ref().map(|(worker, _)| worker.side),
+            running,
             analysis,
             paused: self.paused,
             notice: self.notice.as_deref(),
         })
-    }
-}
-
-/// The game `new` asks for, checked: rules, players among `engines`, time control, start.
-fn build_game(new: &NewGame, engines: &[EngineSpec]) -> Result<Game, String> {
-    let opening: OpeningRule = new.opening.parse().map_err(|e| format!("opening: {e}"))?;
-    let capture: Capture = new.capture.parse().map_err(|e| format!("capture: {e}"))?;
-    let players = [
-        player(&new.black, "black", engines)?,
-        player(&new.white, "white", engines)?,
-    ];
-    let time_control = new.time.time_control()?;
-    let start = match new.fen.as_deref().map(str::trim) {
-        Some(fen) if !fen.is_empty() => Position::from_fen(fen, opening, capture)
-            .map_err(|e| format!("position string: {e}"))?,
-        _ => {
-            let rules = Rules::new(new.width, new.height, opening, capture)
-                .map_err(|e| format!("board: {e}"))?;
-            Position::start(rules).map_err(|e| format!("board: {e}"))?
-        }
-    };
-    let rules = start.rules();
-    let standard = Position::start(rules).ok();
-    Ok(Game {
-        rules,
-        opening: Opening {
-            fen: (standard != Some(start)).then(|| start.fen()),
-            moves: Vec::new(),
-        },
-        positions: vec![start],
-        moves: Vec::new(),
-        players,
-        time_control,
-        clocks: Clocks::new(time_control),
-        ended: None,
-        view: 0,
-    })
-}
-
-/// The player `name` names for `side`: `human`, or one of `engines`.
-fn player(name: &str, side: &str, engines: &[EngineSpec]) -> Result<Player, String> {
-    if name == "human" {
-        return Ok(Player::Human);
-    }
-    match engines.iter().position(|e| e.launch.name == name) {
-        Some(engine) => Ok(Player::Engine {
-            index: engine,
-            name: name.to_string(),
-        }),
-        None => {
-            let names: Vec<&str> = engines.iter().map(|e| e.launch.name.as_str()).collect();
-            Err(format!(
-                "{side}: '{name}' is neither 'human' nor a configured engine ({})",
-                if names.is_empty() {
-                    "none configured".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        }
-    }
-}
-
-/// Analyses `command` (a `position` command) with the engine in `seat` until `stop` is set,
-/// showing `listener` each line; then stops the search. An engine that ends the search by
-/// itself (a proven or finished position) keeps its last lines shown until `stop`.
-fn analyse(
-    seat: &mut Seat,
-    command: &str,
-    deadlines: &Deadlines,
-    stop: &AtomicBool,
-    listener: &mut dyn FnMut(&str),
-) -> Result<(), String> {
-    let process = match seat.ready(deadlines) {
-        Ok(process) => process,
-        Err(termination) => {
-            return Err(seat
-                .failure()
-                .map_or_else(|| termination.text(), str::to_string));
-        }
-    };
-    let sent = process
-        .send(command)
-        .and_then(|_| process.send("go infinite"));
-    let (mut searching, mut lost) = (sent.is_ok(), sent.is_err());
-    while !stop.load(Ordering::SeqCst) && !lost {
-        if !searching {
-            std::thread::sleep(Duration::from_millis(50));
-            continue;
-        }
-        match process.read_line(Instant::now() + Duration::from_millis(50)) {
-            Ok((line, _)) if process::is_bestmove(&line) => {
-                searching = false;
-            }
-            Ok((line, _)) => listener(&line),
-            Err(ReadError::Timeout) => {}
-            Err(ReadError::Closed | ReadError::Interrupted) => lost = true,
-        }
-    }
-    if searching || lost {
-        seat.halt(HALT_GRACE);
-    }
-    match (lost, seat.failure()) {
-        (false, _) => Ok(()),
-        (true, Some(why)) => Err(why.to_string()),
-        (true, None) => Err("the engine stopped answering".to_string()),
     }
 }

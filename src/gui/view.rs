@@ -1,9 +1,9 @@
-//! What the page is sent: the game as JSON (the shown position, the legal moves a person may
-//! click, the move list, clocks, the result), and the game as PGN.
+//! What the page is sent: the game as JSON (the last position, the legal moves a person may
+//! click, the move list, clocks, the result), any earlier position, and the game as PGN.
 
-use crate::arbiter::game::{self, GameRecord, Termination, TimeControl};
+use crate::arbiter::game::{self, GameRecord, TimeControl};
 use crate::arbiter::pgn;
-use crate::gui::session::Game;
+use crate::gui::game::{Game, NewGame, Player, capitalised};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::{Color, Square};
@@ -11,105 +11,10 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Who plays a side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// A person at the page.
-    Human,
-    /// A configured engine.
-    Engine {
-        /// Its place among the configured engines.
-        index: usize,
-        /// Its name.
-        name: String,
-    },
-}
-
-impl Player {
-    /// The name shown and written to the PGN.
-    pub fn name(&self) -> String {
-        match self {
-            Player::Human => "Human".to_string(),
-            Player::Engine { name, .. } => name.clone(),
-        }
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ended {
-    /// The winner; `None` when the person stopped the game.
-    pub winner: Option<Color>,
-    /// The PGN termination: `normal`, `crash`, ... or `abandoned`.
-    pub termination: String,
-    /// The game-over message.
-    pub text: String,
-}
-
-/// `Black` or `White`, as a sentence names them.
-pub fn capitalised(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
-}
-
-impl Ended {
-    /// The side to move had no move.
-    pub fn no_move(winner: Color) -> Ended {
-        Ended {
-            winner: Some(winner),
-            termination: Termination::Normal.text(),
-            text: format!(
-                "{} wins: {} has no move.",
-                capitalised(winner),
-                capitalised(winner.opponent())
-            ),
-        }
-    }
-
-    /// The engine playing `loser` (named `name`) lost by `termination`; `failure` says how
-    /// its process failed, when it did.
-    pub fn forfeit(
-        loser: Color,
-        name: &str,
-        termination: &Termination,
-        failure: Option<String>,
-    ) -> Ended {
-        let how = match termination {
-            Termination::Normal => "has no move".to_string(),
-            Termination::IllegalMove(mv) => format!("played an illegal move ({mv})"),
-            Termination::TimeForfeit => "lost on time".to_string(),
-            Termination::Crash => "crashed".to_string(),
-            Termination::Stall => "stalled (no answer in time)".to_string(),
-        };
-        let detail = failure.map_or(String::new(), |why| format!(" ({why})"));
-        Ended {
-            winner: Some(loser.opponent()),
-            termination: termination.text(),
-            text: format!(
-                "{} wins: {name}, playing {loser}, {how}{detail}.",
-                capitalised(loser.opponent())
-            ),
-        }
-    }
-
-    /// The person ended the game.
-    pub fn stopped() -> Ended {
-        Ended {
-            winner: None,
-            termination: "abandoned".to_string(),
-            text: "Game stopped: no result.".to_string(),
-        }
-    }
-}
-
-/// The `position` command for the shown position of `game`.
-pub fn position_command(game: &Game) -> String {
-    let moves: Vec<String> = game.moves[..game.view]
-        .iter()
-        .map(Move::to_string)
-        .collect();
+/// The `position` command for the position after `ply` plies of `game` (its last when `None`).
+pub fn position_command(game: &Game, ply: Option<usize>) -> String {
+    let ply = ply.unwrap_or(game.moves.len()).min(game.moves.len());
+    let moves: Vec<String> = game.moves[..ply].iter().map(Move::to_string).collect();
     game::position_command(&game.opening, &moves)
 }
 
@@ -122,14 +27,27 @@ pub struct Context<'a> {
     pub game: &'a Game,
     /// The configured engines' names.
     pub engines: &'a [String],
-    /// The side whose engine is thinking, and for how long it has been.
-    pub thinking: Option<(Color, Duration)>,
-    /// The engine analysing the shown position.
-    pub analysis: Option<String>,
-    /// No page is open, so the engines rest.
+    /// The side whose engine is thinking.
+    pub thinking: Option<Color>,
+    /// The side whose clock runs (an engine's or the person's), and for how long it has.
+    pub running: Option<(Color, Duration)>,
+    /// The analysis asked for.
+    pub analysis: Option<AnalysisView>,
+    /// No page is open, so the engines and the person's clock rest.
     pub paused: bool,
     /// A message for the person (an analysis engine that failed, ...).
     pub notice: Option<&'a str>,
+}
+
+/// The analysis, as the page is told of it.
+#[derive(Serialize)]
+pub struct AnalysisView {
+    /// The analysing engine.
+    pub engine: String,
+    /// The ply of the analysed position; `None` follows the game's last position.
+    pub ply: Option<usize>,
+    /// Why the analysis waits, while it does (it resumes by itself).
+    pub waits: Option<String>,
 }
 
 /// A legal move as the page uses it: its notation, the stone, every square it lands on.
@@ -144,21 +62,23 @@ struct LegalMove {
 #[derive(Serialize)]
 struct State<'a> {
     version: u64,
+    game: u64,
+    setup: &'a NewGame,
     engines: &'a [String],
     rules: Rules,
     players: [PlayerView; 2],
     time: String,
     start: String,
     moves: Vec<String>,
-    view: usize,
     shown: Shown,
     legal: Vec<LegalMove>,
     why_not: Option<String>,
     to_move: &'static str,
     thinking: Option<&'static str>,
+    clock_running: Option<&'static str>,
     clocks: Option<[u64; 2]>,
     result: Option<Result>,
-    analysis: Option<String>,
+    analysis: Option<&'a AnalysisView>,
     paused: bool,
     notice: Option<&'a str>,
 }
@@ -186,6 +106,10 @@ struct Shown {
     /// The squares the move that led here touched: start, jumped squares, landings.
     last: Vec<String>,
     removal_phase: bool,
+    /// Stones on the board, Black's first.
+    stones: [u32; 2],
+    /// The moves each side would have if it were its turn, Black's first.
+    mobility: [u64; 2],
 }
 
 #[derive(Serialize)]
@@ -215,17 +139,30 @@ fn shown(position: &Position, last: Option<Move>) -> Shown {
         fen: position.fen(),
         last: touched.iter().map(Square::to_string).collect(),
         removal_phase: position.phase() != crate::Phase::Jumps,
+        stones: [Color::Black, Color::White].map(|color| {
+            diagram
+                .squares
+                .iter()
+                .filter(|stone| **stone == Some(color))
+                .count() as u32
+        }),
+        mobility: [Color::Black, Color::White].map(|color| position.count_moves_of(color)),
     }
 }
 
-fn time_text(time_control: TimeControl) -> String {
+fn time_text(time_control: TimeControl, stall: Duration) -> String {
+    let stall = stall.as_secs();
     match time_control {
         TimeControl::Clock { base, increment } => {
             format!("{}+{} s", base.as_secs_f64(), increment.as_secs_f64())
         }
         TimeControl::MoveTime(time) => format!("{} ms a move", time.as_millis()),
-        TimeControl::Depth(depth) => format!("depth {depth}"),
-        TimeControl::Nodes(nodes) => format!("{nodes} nodes a move"),
+        TimeControl::Depth(depth) => {
+            format!("depth {depth}; stalled after {stall} s without output")
+        }
+        TimeControl::Nodes(nodes) => {
+            format!("{nodes} nodes a move; stalled after {stall} s without output")
+        }
     }
 }
 
@@ -235,11 +172,8 @@ pub fn state(context: &Context) -> Arc<str> {
     let current = game.current();
     let side = current.side_to_move();
     let human_to_move = game.players[side.index()] == Player::Human;
-    let at_end = game.view == game.moves.len();
     let why_not = if let Some(ended) = &game.ended {
         Some(format!("The game is over. {}", ended.text))
-    } else if !at_end {
-        Some("You are looking at an earlier position: step to the last move to play.".into())
     } else if !human_to_move {
         Some(format!(
             "It is {}'s turn: the engine plays it.",
@@ -267,16 +201,17 @@ pub fn state(context: &Context) -> Arc<str> {
     let clocks = match game.time_control {
         TimeControl::Clock { .. } => {
             let mut left = game.clocks.left;
-            if let Some((side, elapsed)) = context.thinking {
+            if let Some((side, elapsed)) = context.running {
                 left[side.index()] = left[side.index()].saturating_sub(elapsed);
             }
             Some(left.map(|d| d.as_millis() as u64))
         }
         _ => None,
     };
-    let view_last = game.view.checked_sub(1).map(|ply| game.moves[ply]);
     let state = State {
         version: context.version,
+        game: game.number,
+        setup: &game.setup,
         engines: context.engines,
         rules: Rules {
             width: game.rules.width(),
@@ -288,26 +223,39 @@ pub fn state(context: &Context) -> Arc<str> {
             engine: player != Player::Human,
             name: player.name(),
         }),
-        time: time_text(game.time_control),
+        time: time_text(game.time_control, game.stall),
         start: game.positions[0].fen(),
         moves: game.moves.iter().map(Move::to_string).collect(),
-        view: game.view,
-        shown: shown(&game.positions[game.view], view_last),
+        shown: shown(game.current(), game.moves.last().copied()),
         legal,
         why_not,
         to_move: side.name(),
-        thinking: context.thinking.map(|(side, _)| side.name()),
+        thinking: context.thinking.map(Color::name),
+        clock_running: context.running.map(|(side, _)| side.name()),
         clocks,
         result: game.ended.as_ref().map(|ended| Result {
             winner: ended.winner.map(Color::name),
             termination: ended.termination.clone(),
             text: ended.text.clone(),
         }),
-        analysis: context.analysis.clone(),
+        analysis: context.analysis.as_ref(),
         paused: context.paused,
         notice: context.notice,
     };
     Arc::from(serde_json::to_string(&state).expect("the state serialises"))
+}
+
+/// The position after `ply` plies of `game`, as JSON: `{"ply": N, "shown": {...}}`.
+pub fn position(game: &Game, ply: usize) -> std::result::Result<Arc<str>, String> {
+    let Some(position) = game.positions.get(ply) else {
+        return Err(format!(
+            "position: ply {ply} is past the last move (the game has {} plies)",
+            game.moves.len()
+        ));
+    };
+    let last = ply.checked_sub(1).map(|before| game.moves[before]);
+    let body = serde_json::json!({ "ply": ply, "shown": shown(position, last) });
+    Ok(Arc::from(body.to_string()))
 }
 
 /// The game so far as PGN (`*` as the result while it is in progress).

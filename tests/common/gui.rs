@@ -23,8 +23,13 @@ pub struct Answer {
 impl Server {
     /// Starts the server with `engines` (space-separated `--engine` words each).
     pub fn start(engines: &[String]) -> Server {
+        Server::start_with(engines, &["--port", "0"])
+    }
+
+    /// Starts the server with `engines` and these arguments besides.
+    pub fn start_with(engines: &[String], arguments: &[&str]) -> Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
-        command.args(["gui", "--port", "0"]);
+        command.arg("gui").args(arguments);
         for engine in engines {
             command.arg("--engine").args(engine.split(' '));
         }

@@ -1,16 +1,25 @@
 // The Konane page: draws what the server sends and sends the person's intents. The server
-// referees; the legal moves it sends are what the board offers to click.
+// referees; the legal moves it sends are what the board offers to click. Stepping through
+// the game is this page's own: other pages and the game itself do not move it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 40;
 const MARGIN = 30;
+// The smallest square a finger can hit; a bigger board scrolls in its frame.
+const MIN_TOUCH_SQUARE = 26;
 
 let state = null;       // the game, as the server last sent it
 let receivedAt = 0;     // when (performance.now()) it came, for the running clock
+let viewPly = null;     // the ply shown when stepping back; null follows the game
+let viewed = null;      // the position at viewPly, as the server sent it
+let viewAsked = 0;      // counts position requests, so that a late answer is dropped
+let formGame = null;    // the game the form shows
 let selected = null;    // the square of the stone the person chose
-let pending = null;     // moves that end on one square by different paths (turning)
+let flipped = false;    // White's side at the bottom
+let connected = false;  // the live stream is open
+let lastLive = {};
 
 function say(text) { $("message").textContent = text || ""; }
 
@@ -26,7 +35,7 @@ async function post(path, body) {
     say("");
     return answer;
   } catch (error) {
-    say("The server does not answer: " + error);
+    say("The server does not answer: " + error.message);
     return null;
   }
 }
@@ -34,9 +43,14 @@ async function post(path, body) {
 function fileName(file) { return String.fromCharCode(97 + file); }
 function squareName(file, rank) { return fileName(file) + (rank + 1); }
 function parseSquare(name) { return [name.charCodeAt(0) - 97, parseInt(name.slice(1), 10) - 1]; }
-function centre(name, height) {
-  const [file, rank] = parseSquare(name);
-  return [MARGIN + file * CELL + CELL / 2, MARGIN + (height - 1 - rank) * CELL + CELL / 2];
+// Where a square is drawn: column and row from the top left, as the board is turned.
+function cell(file, rank) {
+  const { width, height } = state.rules;
+  return flipped ? [width - 1 - file, rank] : [file, height - 1 - rank];
+}
+function centre(name) {
+  const [column, row] = cell(...parseSquare(name));
+  return [MARGIN + column * CELL + CELL / 2, MARGIN + row * CELL + CELL / 2];
 }
 function node(tag, attributes, parent) {
   const element = document.createElementNS(SVG, tag);
@@ -46,21 +60,32 @@ function node(tag, attributes, parent) {
 }
 function capitalised(word) { return word.charAt(0).toUpperCase() + word.slice(1); }
 
+// What the board shows: the game's last position, or the one stepped back to.
+function following() { return viewPly === null; }
+function shown() { return following() ? state.shown : viewed.shown; }
+function legal() { return following() && connected ? state.legal : []; }
+function whyNot() {
+  if (!connected) return "The server does not answer: wait until it is back.";
+  if (!following()) return "You are looking at an earlier position: step to the last move (End) to play.";
+  return state.why_not;
+}
+
 function drawBoard() {
   const board = $("board");
   const { width, height } = state.rules;
-  const rows = state.shown.board;
+  const position = shown();
   board.setAttribute("viewBox", `0 0 ${width * CELL + 2 * MARGIN} ${height * CELL + 2 * MARGIN}`);
   board.replaceChildren();
-  const movable = new Set(state.legal.map((m) => m.from));
-  const targets = selected ? state.legal.filter((m) => m.from === selected) : [];
-  const last = new Set(state.shown.last);
-  for (let row = 0; row < height; row++) {
-    const rank = height - 1 - row;
+  const moves = legal();
+  const movable = new Set(moves.map((m) => m.from));
+  const targets = selected ? moves.filter((m) => m.from === selected) : [];
+  const last = new Set(position.last);
+  for (let rank = 0; rank < height; rank++) {
     for (let file = 0; file < width; file++) {
       const name = squareName(file, rank);
-      const x = MARGIN + file * CELL, y = MARGIN + row * CELL;
-      const stone = rows[row][file];
+      const [column, row] = cell(file, rank);
+      const x = MARGIN + column * CELL, y = MARGIN + row * CELL;
+      const stone = position.board[height - 1 - rank][file];
       const classes = ["square"];
       if (movable.has(name)) classes.push("movable");
       if (name === selected) classes.push("selected");
@@ -72,43 +97,70 @@ function drawBoard() {
     }
   }
   for (const move of targets) {
-    const points = [selected, ...move.path].map((s) => centre(s, height).join(","));
+    const points = [selected, ...move.path].map((s) => centre(s).join(","));
     if (move.path.length) node("polyline", { points: points.join(" "), class: "path-line" }, board);
-    const [cx, cy] = centre(move.to, height);
+    const [cx, cy] = centre(move.to);
     node("circle", { cx, cy, r: CELL * 0.18, class: "target-mark", "data-target": move.to }, board);
   }
   for (let file = 0; file < width; file++) {
-    node("text", { x: MARGIN + file * CELL + CELL / 2, y: MARGIN + height * CELL + MARGIN / 2, class: "coord" }, board).textContent = fileName(file);
+    const [column] = cell(file, 0);
+    node("text", { x: MARGIN + column * CELL + CELL / 2, y: MARGIN + height * CELL + MARGIN / 2, class: "coord" }, board).textContent = fileName(file);
   }
-  for (let row = 0; row < height; row++) {
-    node("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2, class: "coord" }, board).textContent = String(height - row);
+  for (let rank = 0; rank < height; rank++) {
+    const [, row] = cell(0, rank);
+    node("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2, class: "coord" }, board).textContent = String(rank + 1);
   }
+  fitBoard();
 }
 
-// A click on a square: choose a stone, or a landing square of the chosen stone, or say why not.
+// The board takes the space it has: the width of its column and the height of the window
+// less the players' line and the status below it (on a phone held upright, the width).
+function fitBoard() {
+  if (!state) return;
+  const { width, height } = state.rules;
+  const columns = width + (2 * MARGIN) / CELL, rows = height + (2 * MARGIN) / CELL;
+  const stacked = getComputedStyle(document.querySelector("main")).flexDirection === "column";
+  const panel = stacked ? 0 : $("panel").getBoundingClientRect().width + 40;
+  const across = document.documentElement.clientWidth - panel - (stacked ? 16 : 32);
+  const reserved = $("players").offsetHeight + 110;
+  const down = stacked && window.innerHeight > window.innerWidth
+    ? window.innerHeight * 0.62
+    : window.innerHeight - reserved;
+  let square = Math.max(4, Math.min(across / columns, down / rows));
+  if (window.matchMedia("(pointer: coarse)").matches) square = Math.max(square, MIN_TOUCH_SQUARE);
+  const board = $("board");
+  board.style.width = `${Math.floor(square * columns)}px`;
+  board.style.height = `${Math.floor(square * rows)}px`;
+  $("board-wrap").style.width = `${Math.floor(Math.min(square * columns, across))}px`;
+}
+
+// A click on a square: choose a stone (again: let it go), a landing square of the chosen
+// stone, or say why not.
 function clicked(name) {
   clearChoices();
   if (!state) return;
-  if (state.legal.length === 0) { say(state.why_not || "No move can be made now."); return; }
+  const moves = legal();
+  if (moves.length === 0) { say(whyNot() || "No move can be made now."); return; }
   const side = state.to_move;
+  if (selected === name) { selected = null; say(""); drawBoard(); return; }
   if (selected) {
-    const ending = state.legal.filter((m) => m.from === selected && m.to === name && m.path.length);
+    const ending = moves.filter((m) => m.from === selected && m.to === name && m.path.length);
     if (ending.length === 1) { play(ending[0].text); return; }
     if (ending.length > 1) { offerPaths(ending); return; }
   }
-  const fromHere = state.legal.filter((m) => m.from === name);
+  const fromHere = moves.filter((m) => m.from === name);
   if (fromHere.length) {
-    if (state.shown.removal_phase) { play(fromHere[0].text); return; }
+    if (shown().removal_phase) { play(fromHere[0].text); return; }
     selected = name;
     say("");
     drawBoard();
     return;
   }
   const [file, rank] = parseSquare(name);
-  const stone = state.shown.board[state.rules.height - 1 - rank][file];
+  const stone = shown().board[state.rules.height - 1 - rank][file];
   const own = side === "black" ? "b" : "w";
-  if (state.shown.removal_phase) {
-    const removable = [...new Set(state.legal.map((m) => m.from))].join(", ");
+  if (shown().removal_phase) {
+    const removable = [...new Set(moves.map((m) => m.from))].join(", ");
     say(`${name} cannot be removed now. ${capitalised(side)} may remove: ${removable}.`);
   } else if (selected && stone === ".") {
     say(`The stone on ${selected} cannot land on ${name}.`);
@@ -139,14 +191,16 @@ function offerPaths(moves) {
     box.appendChild(button);
   }
   box.hidden = false;
-  pending = moves;
 }
-function clearChoices() { pending = null; $("choices").hidden = true; $("choices").replaceChildren(); }
+function clearChoices() { $("choices").hidden = true; $("choices").replaceChildren(); }
 
+// A move is sent with the number of plies the person saw: the server refuses it if the game
+// has moved on.
 async function play(text) {
   selected = null;
-  const answer = await post("/api/move", { move: text });
+  const answer = await post("/api/move", { move: text, ply: state.moves.length });
   if (answer) show(answer);
+  return answer;
 }
 
 function formatClock(ms) {
@@ -159,19 +213,20 @@ function drawClocks() {
   if (!state) return;
   ["black", "white"].forEach((side, i) => {
     const clock = $("clock-" + side);
-    const running = state.thinking === side && !state.result;
+    const running = connected && state.clock_running === side && !state.result && !state.paused;
     clock.classList.toggle("running", running);
-    if (!state.clocks || !state.players[i].engine) { clock.textContent = ""; return; }
+    if (!state.clocks) { clock.textContent = ""; return; }
     const left = state.clocks[i] - (running ? performance.now() - receivedAt : 0);
     clock.textContent = formatClock(left);
   });
 }
 
-// The move list as in PGN: one line a move number, Black's ply then White's.
+// The move list as in PGN: one row a move number, Black's ply then White's.
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
   const whiteFirst = state.start.endsWith(" w");
+  const current = following() ? state.moves.length : viewPly;
   let line = null;
   state.moves.forEach((text, i) => {
     const counted = i + (whiteFirst ? 1 : 0);
@@ -186,66 +241,101 @@ function drawMoves() {
       if (!black) line.appendChild(ellipsis());
     }
     const ply = document.createElement("span");
-    ply.className = "ply" + (i + 1 === state.view ? " current" : "");
+    ply.className = "ply" + (i + 1 === current ? " current" : "");
     ply.textContent = text;
     ply.addEventListener("click", () => view(i + 1));
     line.appendChild(ply);
   });
-  const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  // Scroll the list, never the page: on a phone the board and clocks stay in view.
+  const mark = list.querySelector(".current");
+  if (mark) {
+    const top = mark.offsetTop, bottom = top + mark.offsetHeight;
+    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
 }
 
 function ellipsis() {
   const gap = document.createElement("span");
-  gap.className = "gap";
   gap.textContent = "\u2026";
   return gap;
 }
 
 function statusText() {
+  if (!connected) return "The server does not answer.";
+  if (!following()) {
+    const plies = state.moves.length;
+    if (viewPly === 0) return `The start position, before the game's ${plies} plies: End returns to the game.`;
+    return `After ply ${viewPly} of ${plies} (${state.moves[viewPly - 1]}): End returns to the game.`;
+  }
   if (state.result) return state.result.text;
-  if (state.paused) return "Paused.";
+  if (state.paused) return "Paused: no page was open. The game goes on now.";
   const side = capitalised(state.to_move);
   const player = state.players[state.to_move === "black" ? 0 : 1];
-  if (state.view < state.moves.length) return `Move ${state.view} of ${state.moves.length} shown.`;
   if (state.thinking) return `${player.name} (${side}) is thinking\u2026`;
   if (state.shown.removal_phase) return `${side} to remove a stone: click it.`;
   return `${side} to move: click a stone, then where it lands.`;
 }
 
-function show(next) {
-  // An HTTP answer can arrive after a newer state came over the live stream.
-  if (state && next.version < state.version) return;
-  if (!state) fillForm(next);
-  state = next;
-  receivedAt = performance.now();
-  if (selected && !state.legal.some((m) => m.from === selected)) selected = null;
+function draw() {
+  if (selected && !legal().some((m) => m.from === selected)) selected = null;
+  const position = shown();
   ["black", "white"].forEach((side, i) => {
     const tag = $("player-" + side);
     tag.querySelector(".name").textContent = state.players[i].name;
     tag.classList.toggle("to-move", !state.result && state.to_move === side);
+    const moves = position.removal_phase ? "" : `, ${position.mobility[i]} moves`;
+    $("count-" + side).textContent = `${position.stones[i]} stones${moves}`;
   });
   drawBoard();
   drawClocks();
   drawMoves();
   $("status").textContent = statusText();
   $("result").textContent = state.result ? state.result.text : "";
-  if (state.notice) say(state.notice);
-  fillEngines();
+  $("notice").textContent = state.notice || "";
+  const analysis = state.analysis;
   const analyse = $("analyse");
-  analyse.textContent = state.analysis ? "Stop analysis" : "Analyse";
-  analyse.classList.toggle("on", Boolean(state.analysis));
+  analyse.textContent = analysis ? "Stop analysis" : "Analyse";
+  analyse.classList.toggle("on", Boolean(analysis));
+  $("analysis-note").textContent = analysis && analysis.waits ? `Waits: ${analysis.waits}.` : "";
+  const person = state.players.some((p) => !p.engine);
   $("stop-game").disabled = Boolean(state.result);
-  $("fen-out").value = state.shown.fen;
-  if (!state.thinking && !state.analysis) $("live").classList.add("idle");
+  $("resign").disabled = Boolean(state.result) || !person;
+  $("takeback").disabled = !person || state.moves.length === 0;
+  $("again").hidden = !state.result;
+  $("swap").hidden = !state.result;
+  $("fen-out").value = position.fen;
 }
 
-// On opening the page, the form shows the game in progress.
-function fillForm(game) {
-  $("width").value = game.rules.width;
-  $("height").value = game.rules.height;
-  $("opening").value = game.rules.opening;
-  $("capture").value = game.rules.capture;
+function show(next) {
+  // An HTTP answer can arrive after a newer state came over the live stream.
+  if (state && next.version < state.version) return;
+  const newGame = !state || next.game !== state.game;
+  state = next;
+  receivedAt = performance.now();
+  if (newGame) { viewPly = null; viewed = null; }
+  fillEngines();
+  if (formGame !== state.game) { fillForm(state.setup); formGame = state.game; }
+  draw();
+}
+
+// The form shows the game on screen: after a reload, a new game from any page, a position string.
+function fillForm(setup) {
+  $("width").value = setup.width;
+  $("height").value = setup.height;
+  $("opening").value = setup.opening;
+  $("capture").value = setup.capture;
+  $("black").value = setup.black;
+  $("white").value = setup.white;
+  const time = setup.time;
+  $("time-kind").value = time.kind;
+  showTimeFields();
+  if (time.kind === "movetime") $("time-a").value = time.ms;
+  if (time.kind === "clock") { $("time-a").value = time.base_ms / 1000; $("time-b").value = time.inc_ms / 1000; }
+  if (time.kind === "depth") $("time-a").value = time.depth;
+  $("stall").value = setup.stall_s;
+  $("fen").value = setup.fen || "";
 }
 
 function fillEngines() {
@@ -257,17 +347,24 @@ function fillEngines() {
     const chosen = select.value;
     select.replaceChildren(...wanted.map((name) => new Option(name === "human" ? "Human" : name, name)));
     if (wanted.includes(chosen)) select.value = chosen;
-    else if (id === "white" && names.length) select.value = names[0];
   }
 }
 
 function showLive(live) {
-  $("live").classList.remove("idle");
+  lastLive = live;
+  const box = $("live");
+  box.classList.toggle("ended", Boolean(live.ended));
   if (!live.who) { $("live-who").textContent = ""; $("live-figures").textContent = ""; $("live-pv").textContent = ""; return; }
   $("live-who").textContent = live.who;
+  if (live.ended) {
+    const mark = document.createElement("span");
+    mark.className = "ended";
+    mark.textContent = ` \u2014 search ended (${live.ended})`;
+    $("live-who").appendChild(mark);
+  }
   const parts = [];
   if (live.depth !== null && live.depth !== undefined) parts.push(`depth ${live.depth}${live.seldepth ? "/" + live.seldepth : ""}`);
-  if (live.score) parts.push(`score ${live.score}`);
+  if (live.score) parts.push(`score ${live.score} for ${capitalised(live.side)}`);
   if (live.nodes !== null && live.nodes !== undefined) parts.push(`nodes ${live.nodes.toLocaleString("en")}`);
   if (live.nps !== null && live.nps !== undefined) parts.push(`${(live.nps / 1000).toFixed(0)} kn/s`);
   if (live.text) parts.push(live.text);
@@ -275,49 +372,103 @@ function showLive(live) {
   $("live-pv").textContent = live.pv ? "pv " + live.pv : "";
 }
 
+// Steps this page to `ply` (the game's end follows the game again); the analysis, if on,
+// follows the position shown.
 async function view(ply) {
   if (!state) return;
   ply = Math.max(0, Math.min(state.moves.length, ply));
-  if (ply === state.view) return;
   selected = null;
-  const answer = await post("/api/view", { ply });
-  if (answer) show(answer);
+  clearChoices();
+  const asked = ++viewAsked;
+  if (ply === state.moves.length) {
+    viewPly = null;
+    viewed = null;
+  } else {
+    try {
+      const response = await fetch(`/api/position?ply=${ply}`);
+      const answer = await response.json();
+      if (asked !== viewAsked) return;
+      if (!response.ok) { say(answer.error); return; }
+      viewPly = ply;
+      viewed = answer;
+    } catch (error) {
+      say("The server does not answer: " + error.message);
+      return;
+    }
+  }
+  draw();
+  if (state.analysis) {
+    const answer = await post("/api/analysis", { engine: state.analysis.engine, ply: viewPly });
+    if (answer) show(answer);
+  }
 }
 
+// The time fields the chosen kind of time needs; `reset` puts its usual values in.
+function showTimeFields(reset) {
+  const kind = $("time-kind").value;
+  $("time-b").hidden = kind !== "clock";
+  $("stall-label").hidden = kind !== "depth";
+  if (reset) {
+    $("time-a").value = { movetime: 1000, clock: 60, depth: 8 }[kind];
+    $("time-b").value = 1;
+  }
+}
+
+// The time setting the form asks for, or a sentence saying what is wrong with it.
 function timeSetting() {
   const kind = $("time-kind").value;
   const a = Number($("time-a").value), b = Number($("time-b").value);
-  if (kind === "movetime") return { kind, ms: Math.round(a) };
-  if (kind === "clock") return { kind, base_ms: Math.round(a * 1000), inc_ms: Math.round(b * 1000) };
+  if (kind === "movetime") {
+    if (!(a >= 1)) return "The time a move must be at least 1 ms.";
+    return { kind, ms: Math.round(a) };
+  }
+  if (kind === "clock") {
+    if (!(a > 0)) return "The clock must start with more than 0 seconds.";
+    if (!(b >= 0)) return "The increment must be 0 seconds or more.";
+    return { kind, base_ms: Math.round(a * 1000), inc_ms: Math.round(b * 1000) };
+  }
+  if (!(a >= 1 && a <= 120)) return "The depth must be 1 to 120.";
   return { kind, depth: Math.round(a) };
 }
 
-function timeKindChanged() {
-  const kind = $("time-kind").value;
-  $("time-b").hidden = kind !== "clock";
-  $("time-a").value = { movetime: 1000, clock: 60, depth: 8 }[kind];
-}
-
-async function newGame(event) {
-  event.preventDefault();
+async function startGame(setup) {
+  if (state && !state.result && state.moves.length > 0
+      && !window.confirm("Replace the game in progress? It ends without a result.")) return;
   selected = null;
   clearChoices();
-  const answer = await post("/api/new", {
+  const answer = await post("/api/new", setup);
+  if (answer) { formGame = null; show(answer); }
+}
+
+function newGame(event) {
+  event.preventDefault();
+  const time = timeSetting();
+  if (typeof time === "string") { say(time); return; }
+  const stall = Number($("stall").value);
+  if (time.kind === "depth" && !(stall >= 1)) { say("The stall limit must be at least 1 second."); return; }
+  startGame({
     width: Number($("width").value),
     height: Number($("height").value),
     opening: $("opening").value,
     capture: $("capture").value,
     black: $("black").value,
     white: $("white").value,
-    time: timeSetting(),
+    time,
     fen: $("fen").value.trim() || null,
+    stall_s: time.kind === "depth" ? Math.round(stall) : null,
   });
-  if (answer) { show(answer); showLive({}); }
+}
+
+// After a game: the same again, or with the colours swapped.
+function rematch(swap) {
+  const setup = { ...state.setup };
+  if (swap) [setup.black, setup.white] = [setup.white, setup.black];
+  startGame(setup);
 }
 
 async function toggleAnalysis() {
-  const engine = state && state.analysis ? null : $("analysis-engine").value;
-  const answer = await post("/api/analysis", { engine });
+  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, ply: viewPly };
+  const answer = await post("/api/analysis", body);
   if (answer) show(answer);
 }
 
@@ -325,33 +476,62 @@ async function typedMove(event) {
   event.preventDefault();
   const text = $("typed-move").value.trim();
   if (!text) return;
-  const answer = await post("/api/move", { move: text });
-  if (answer) { $("typed-move").value = ""; show(answer); }
+  if (!following()) { say(whyNot()); return; }
+  if (await play(text)) $("typed-move").value = "";
 }
 
+async function request(path) {
+  const answer = await post(path, {});
+  if (answer) show(answer);
+}
+
+// The live stream; when the server goes, the page says so and reconnects when it is back.
 function connect() {
   const events = new EventSource("/api/events");
-  // A restarted server counts its states from 1 again.
-  events.onopen = () => { state = null; };
+  events.onopen = () => {
+    connected = true;
+    $("connection").hidden = true;
+    // A restarted server counts its states and games from 1 again.
+    state = null;
+    formGame = null;
+  };
   events.addEventListener("state", (event) => show(JSON.parse(event.data)));
   events.addEventListener("live", (event) => showLive(JSON.parse(event.data)));
-  events.onerror = () => { if (events.readyState === EventSource.CLOSED) say("The server has stopped."); };
+  events.onerror = () => {
+    connected = false;
+    $("connection").textContent = "The server does not answer: it may have stopped. Reconnecting when it is back\u2026";
+    $("connection").hidden = false;
+    if (state) draw();
+    if (events.readyState === EventSource.CLOSED) {
+      events.close();
+      setTimeout(connect, 2000);
+    }
+  };
 }
 
 $("new-game").addEventListener("submit", newGame);
-$("time-kind").addEventListener("change", timeKindChanged);
+$("time-kind").addEventListener("change", () => showTimeFields(true));
 $("analyse").addEventListener("click", toggleAnalysis);
-$("stop-game").addEventListener("click", async () => { const answer = await post("/api/stop", {}); if (answer) show(answer); });
+$("stop-game").addEventListener("click", () => request("/api/stop"));
+$("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
+$("takeback").addEventListener("click", () => request("/api/takeback"));
+$("again").addEventListener("click", () => rematch(false));
+$("swap").addEventListener("click", () => rematch(true));
 $("typed").addEventListener("submit", typedMove);
 $("first").addEventListener("click", () => view(0));
-$("back").addEventListener("click", () => view(state.view - 1));
-$("forward").addEventListener("click", () => view(state.view + 1));
+$("back").addEventListener("click", () => view((following() ? state.moves.length : viewPly) - 1));
+$("forward").addEventListener("click", () => view((following() ? state.moves.length : viewPly) + 1));
 $("last").addEventListener("click", () => view(state.moves.length));
+$("flip").addEventListener("click", () => { flipped = !flipped; if (state) drawBoard(); });
+$("show-engine").addEventListener("change", () => { $("live").hidden = !$("show-engine").checked; });
 $("show-fen").addEventListener("click", () => { const out = $("fen-out"); out.hidden = !out.hidden; out.select(); });
 document.addEventListener("keydown", (event) => {
   if (!state || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  const keys = { ArrowLeft: state.view - 1, ArrowRight: state.view + 1, Home: 0, End: state.moves.length };
+  const at = following() ? state.moves.length : viewPly;
+  const keys = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: state.moves.length };
   if (event.key in keys) { event.preventDefault(); view(keys[event.key]); }
+  if (event.key === "f") { flipped = !flipped; drawBoard(); }
 });
+window.addEventListener("resize", fitBoard);
 setInterval(drawClocks, 100);
 connect();

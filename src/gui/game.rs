@@ -1,0 +1,459 @@
+//! The game the page shows: how it was asked for, its players, moves, clocks (the person's
+//! too) and how it ended. It knows the rules, not the engines: the session asks those.
+
+use crate::arbiter::game::{Clocks, Opening, Termination, TimeControl};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Capture, Opening as OpeningRule, Rules};
+use crate::square::Color;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// The longest stall limit, movetime or clock the page may ask for: a day.
+const DAY_MS: u64 = 86_400_000;
+
+/// A new game, as the page asks for it (and as the state echoes it, so that the form can show
+/// the game on screen).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// Board width, 2 to 26.
+    pub width: usize,
+    /// Board height, 2 to 26.
+    pub height: usize,
+    /// `traditional` or `any`.
+    pub opening: String,
+    /// `straight`, `single` or `turning`.
+    pub capture: String,
+    /// Who plays Black: `human` or the name of a configured engine.
+    pub black: String,
+    /// Who plays White.
+    pub white: String,
+    /// How long the players may think.
+    pub time: TimeSetting,
+    /// A position string to start from instead of the start position (its size wins).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Seconds an engine on a depth-limited move may stay silent before it loses as stalled;
+    /// the server's `--stall-timeout` when not given.
+    #[serde(default)]
+    pub stall_s: Option<u64>,
+}
+
+/// The time control, as the page gives it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum TimeSetting {
+    /// A fixed time per engine move (the person has no clock).
+    Movetime {
+        /// Milliseconds.
+        ms: u64,
+    },
+    /// A clock with an increment, for every player.
+    Clock {
+        /// Starting time in milliseconds.
+        base_ms: u64,
+        /// Added after each move, in milliseconds.
+        inc_ms: u64,
+    },
+    /// A fixed depth per engine move.
+    Depth {
+        /// Plies.
+        depth: u32,
+    },
+}
+
+impl TimeSetting {
+    fn time_control(self) -> Result<TimeControl, String> {
+        let seconds = |ms: u64| ms as f64 / 1000.0;
+        match self {
+            TimeSetting::Movetime { ms } if (1..=DAY_MS).contains(&ms) => {
+                Ok(TimeControl::MoveTime(Duration::from_millis(ms)))
+            }
+            TimeSetting::Movetime { ms } => Err(format!(
+                "time: the time a move must be 1 ms to a day, not {ms} ms"
+            )),
+            TimeSetting::Clock { base_ms, inc_ms }
+                if (1..=DAY_MS).contains(&base_ms) && inc_ms <= DAY_MS =>
+            {
+                Ok(TimeControl::Clock {
+                    base: Duration::from_millis(base_ms),
+                    increment: Duration::from_millis(inc_ms),
+                })
+            }
+            TimeSetting::Clock { base_ms, inc_ms } => Err(format!(
+                "time: a clock starts with more than 0 s and at most a day, and adds 0 s to a \
+                 day a move, not {} s + {} s",
+                seconds(base_ms),
+                seconds(inc_ms)
+            )),
+            TimeSetting::Depth { depth } if (1..=120).contains(&depth) => {
+                Ok(TimeControl::Depth(depth))
+            }
+            TimeSetting::Depth { depth } => {
+                Err(format!("time: depth must be 1 to 120, not {depth}"))
+            }
+        }
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person at the page.
+    Human,
+    /// A configured engine.
+    Engine {
+        /// Its place among the configured engines.
+        index: usize,
+        /// Its name.
+        name: String,
+    },
+}
+
+impl Player {
+    /// The name shown and written to the PGN.
+    pub fn name(&self) -> String {
+        match self {
+            Player::Human => "Human".to_string(),
+            Player::Engine { name, .. } => name.clone(),
+        }
+    }
+}
+
+/// `Black` or `White`, as a sentence names them.
+pub fn capitalised(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The winner; `None` when the person stopped the game.
+    pub winner: Option<Color>,
+    /// The PGN termination: `normal`, `crash`, ... or `abandoned`.
+    pub termination: String,
+    /// The game-over message.
+    pub text: String,
+}
+
+impl Ended {
+    /// The side to move had no move.
+    pub fn no_move(winner: Color) -> Ended {
+        Ended {
+            winner: Some(winner),
+            termination: Termination::Normal.text(),
+            text: format!(
+                "{} wins: {} has no move.",
+                capitalised(winner),
+                capitalised(winner.opponent())
+            ),
+        }
+    }
+
+    /// The player `name` of `loser` lost by `termination`; `detail` says more (how its
+    /// process failed, the stall limit).
+    pub fn forfeit(
+        loser: Color,
+        name: &str,
+        termination: &Termination,
+        detail: Option<String>,
+    ) -> Ended {
+        let how = match termination {
+            Termination::Normal => "has no move".to_string(),
+            Termination::IllegalMove(mv) => format!("played an illegal move ({mv})"),
+            Termination::TimeForfeit => "lost on time".to_string(),
+            Termination::Crash => "crashed".to_string(),
+            Termination::Stall => "stalled".to_string(),
+        };
+        let detail = detail.map_or(String::new(), |why| format!(" ({why})"));
+        Ended {
+            winner: Some(loser.opponent()),
+            termination: termination.text(),
+            text: format!(
+                "{} wins: {name}, playing {loser}, {how}{detail}.",
+                capitalised(loser.opponent())
+            ),
+        }
+    }
+
+    /// The person playing `loser` resigned.
+    pub fn resigned(loser: Color) -> Ended {
+        Ended {
+            winner: Some(loser.opponent()),
+            termination: "resign".to_string(),
+            text: format!(
+                "{} wins: {} resigned.",
+                capitalised(loser.opponent()),
+                capitalised(loser)
+            ),
+        }
+    }
+
+    /// The person ended the game.
+    pub fn stopped() -> Ended {
+        Ended {
+            winner: None,
+            termination: "abandoned".to_string(),
+            text: "Game stopped: no result.".to_string(),
+        }
+    }
+}
+
+/// The game itself.
+pub struct Game {
+    /// Counts the games of this server, the first 1: a page refills its form when it changes.
+    pub number: u64,
+    /// The request that made it, with the board's real size.
+    pub setup: NewGame,
+    /// Board and rule options.
+    pub rules: Rules,
+    /// Where the game started.
+    pub opening: Opening,
+    /// The position after each ply, the start first.
+    pub positions: Vec<Position>,
+    /// The moves played.
+    pub moves: Vec<Move>,
+    /// Black and White.
+    pub players: [Player; 2],
+    /// The time control.
+    pub time_control: TimeControl,
+    /// How long an engine on a depth-limited move may stay silent.
+    pub stall: Duration,
+    /// Everyone's clocks (under a clock time control).
+    pub clocks: Clocks,
+    /// Since when the person to move has been using their clock, while it runs.
+    pub person_since: Option<Instant>,
+    /// How the game ended, once it has.
+    pub ended: Option<Ended>,
+}
+
+impl Game {
+    /// The game `new` asks for, checked: rules, players among `engines`, time control, start.
+    /// A start whose side to move has no move is over at once. `stall` is the server's
+    /// default stall limit.
+    pub fn new(
+        number: u64,
+        new: &NewGame,
+        engines: &[String],
+        stall: Duration,
+    ) -> Result<Game, String> {
+        let opening: OpeningRule = new.opening.parse().map_err(|e| format!("opening: {e}"))?;
+        let capture: Capture = new.capture.parse().map_err(|e| format!("capture: {e}"))?;
+        let players = [
+            player(&new.black, "black", engines)?,
+            player(&new.white, "white", engines)?,
+        ];
+        let time_control = new.time.time_control()?;
+        let stall = match new.stall_s {
+            None => stall,
+            Some(seconds) if (1..=DAY_MS / 1000).contains(&seconds) => Duration::from_secs(seconds),
+            Some(seconds) => {
+                return Err(format!(
+                    "stall limit: 1 s to a day ({} s), not {seconds} s",
+                    DAY_MS / 1000
+                ));
+            }
+        };
+        let fen = new.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+        let start = match fen {
+            Some(fen) => Position::from_fen(fen, opening, capture)
+                .map_err(|e| format!("position string: {e}"))?,
+            None => {
+                let rules = Rules::new(new.width, new.height, opening, capture)
+                    .map_err(|e| format!("board: {e}"))?;
+                Position::start(rules).map_err(|e| format!("board: {e}"))?
+            }
+        };
+        let rules = start.rules();
+        let standard = Position::start(rules).ok();
+        let setup = NewGame {
+            width: usize::from(rules.width()),
+            height: usize::from(rules.height()),
+            fen: fen.map(str::to_string),
+            stall_s: Some(stall.as_secs()),
+            ..new.clone()
+        };
+        Ok(Game {
+            number,
+            setup,
+            rules,
+            opening: Opening {
+                fen: (standard != Some(start)).then(|| start.fen()),
+                moves: Vec::new(),
+            },
+            positions: vec![start],
+            moves: Vec::new(),
+            players,
+            time_control,
+            stall,
+            clocks: Clocks::new(time_control),
+            person_since: None,
+            ended: start.winner().map(Ended::no_move),
+        })
+    }
+
+    /// The position now.
+    pub fn current(&self) -> &Position {
+        self.positions.last().expect("the start is always there")
+    }
+
+    /// Who is to move now.
+    pub fn player_to_move(&self) -> &Player {
+        &self.players[self.current().side_to_move().index()]
+    }
+
+    /// True when a person is to move in a game going on under a clock: their clock runs.
+    pub fn person_on_clock(&self) -> bool {
+        self.ended.is_none()
+            && *self.player_to_move() == Player::Human
+            && matches!(self.time_control, TimeControl::Clock { .. })
+    }
+
+    /// Starts the person's clock if it should run and does not yet.
+    pub fn start_person_clock(&mut self) {
+        if self.person_on_clock() && self.person_since.is_none() {
+            self.person_since = Some(Instant::now());
+        }
+    }
+
+    /// Stops the person's clock and charges them the time used; false when their time ran
+    /// out, and the game is then lost on time.
+    pub fn charge_person(&mut self, increment: bool) -> bool {
+        let Some(since) = self.person_since.take() else {
+            return true;
+        };
+        let side = self.current().side_to_move();
+        let left = &mut self.clocks.left[side.index()];
+        let used = since.elapsed();
+        if used >= *left {
+            *left = Duration::ZERO;
+            self.ended = Some(Ended::forfeit(
+                side,
+                "Human",
+                &Termination::TimeForfeit,
+                None,
+            ));
+            return false;
+        }
+        *left -= used;
+        if let (true, TimeControl::Clock { increment, .. }) = (increment, self.time_control) {
+            *left += increment;
+        }
+        true
+    }
+
+    /// Ends the game on time if the person's clock has run out; true when it did.
+    pub fn flag_fell(&mut self) -> bool {
+        let side = self.current().side_to_move();
+        match self.person_since {
+            Some(since) if since.elapsed() >= self.clocks.left[side.index()] => {
+                !self.charge_person(false)
+            }
+            _ => false,
+        }
+    }
+
+    /// The side a person plays: the side to move if a person has it, else the one side a
+    /// person plays; `None` when engines play both.
+    pub fn person_side(&self) -> Option<Color> {
+        let to_move = self.current().side_to_move();
+        [to_move, to_move.opponent()]
+            .into_iter()
+            .find(|side| self.players[side.index()] == Player::Human)
+    }
+
+    /// Takes back plies until a person is to move in a position before their last move: one
+    /// ply between two people, two when an engine had replied. The game goes on again.
+    pub fn take_back(&mut self) {
+        loop {
+            self.moves.pop();
+            self.positions.pop();
+            if self.moves.is_empty() || *self.player_to_move() == Player::Human {
+                break;
+            }
+        }
+        self.ended = None;
+        self.person_since = None;
+    }
+
+    /// Plays `mv` (legal, leading to `after`) and ends the game if the side to move then has
+    /// no move.
+    pub fn play(&mut self, mv: Move, after: Position) {
+        self.moves.push(mv);
+        self.positions.push(after);
+        if let Some(winner) = after.winner() {
+            self.ended = Some(Ended::no_move(winner));
+        }
+    }
+}
+
+/// The player `name` names for `side`: `human`, or one of `engines`.
+fn player(name: &str, side: &str, engines: &[String]) -> Result<Player, String> {
+    if name == "human" {
+        return Ok(Player::Human);
+    }
+    match engines.iter().position(|e| e == name) {
+        Some(engine) => Ok(Player::Engine {
+            index: engine,
+            name: name.to_string(),
+        }),
+        None => Err(format!(
+            "{side}: '{name}' is neither 'human' nor a configured engine ({})",
+            if engines.is_empty() {
+                "none configured".to_string()
+            } else {
+                engines.join(", ")
+            }
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_game(fen: Option<&str>, time: TimeSetting) -> NewGame {
+        NewGame {
+            width: 6,
+            height: 6,
+            opening: "traditional".into(),
+            capture: "straight".into(),
+            black: "human".into(),
+            white: "human".into(),
+            time,
+            fen: fen.map(str::to_string),
+            stall_s: None,
+        }
+    }
+
+    #[test]
+    fn a_start_with_no_move_is_over_at_once() {
+        // Black to move, and no black stone can jump.
+        let new = new_game(Some("b3/4/4/3w b"), TimeSetting::Depth { depth: 3 });
+        let game = Game::new(1, &new, &[], Duration::from_secs(60)).unwrap();
+        let ended = game.ended.expect("over at once");
+        assert_eq!(ended.winner, Some(Color::White));
+        assert_eq!(game.setup.width, 4, "the position's size wins");
+    }
+
+    #[test]
+    fn the_persons_clock_runs_and_can_run_out() {
+        let clock = TimeSetting::Clock {
+            base_ms: 30,
+            inc_ms: 0,
+        };
+        let mut game = Game::new(1, &new_game(None, clock), &[], Duration::from_secs(60)).unwrap();
+        assert!(game.person_on_clock());
+        game.start_person_clock();
+        assert!(!game.flag_fell());
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(game.flag_fell());
+        let ended = game.ended.unwrap();
+        assert_eq!(ended.termination, "time forfeit");
+        assert_eq!(ended.winner, Some(Color::White));
+    }
+}
