@@ -764,3 +764,115 @@ fn engines_are_checked_at_start() {
     );
     assert_none_left(tag);
 }
+
+#[test]
+fn variations_grow_beside_the_game_and_are_exported() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    for (ply, mv) in ["d3", "d4", "b3d3", "b4d4"].iter().enumerate() {
+        let answer = server.post("/api/move", &format!(r#"{{"move":"{mv}","ply":{ply}}}"#));
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    // Another move from the position after 2 plies, and a reply to it: the game stays.
+    let side = server.post("/api/move", r#"{"move":"f3d3","node":"m2"}"#);
+    assert_eq!(side.status, 200, "{}", side.body);
+    let reply = server.post("/api/move", r#"{"move":"f4d4","node":"v1"}"#);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    // The game's own move from a game position is the game's next position, not a variation.
+    let same = server.post("/api/move", r#"{"move":"b3d3","node":"m2"}"#);
+    assert_eq!(same.status, 200);
+    let state = server.state();
+    assert_eq!(
+        state["moves"],
+        serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
+    );
+    assert_eq!(
+        state["variations"],
+        serde_json::json!([
+            {"id": "v1", "parent": "m2", "move": "f3d3", "ply": 3},
+            {"id": "v2", "parent": "v1", "move": "f4d4", "ply": 4},
+        ])
+    );
+    let at = server.get("/api/position?node=v2");
+    assert_eq!(at["ply"], 4);
+    assert!(!at["legal"].as_array().unwrap().is_empty(), "{at}");
+    let refused = server.post("/api/move", r#"{"move":"a1","node":"v2"}"#);
+    assert_eq!(refused.status, 422);
+    assert!(
+        refused.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("a1 is not legal here")
+    );
+    let unknown = server.post("/api/move", r#"{"move":"d3","node":"v9"}"#);
+    assert_eq!(unknown.status, 422);
+    assert!(
+        unknown.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("v9 is not a position")
+    );
+    let (_, pgn) = server.get_text("/api/pgn");
+    assert!(
+        pgn.contains("1. d3 d4 2. b3d3 (2. f3d3 f4d4) 2... b4d4 *"),
+        "{pgn}"
+    );
+    // The analysis can follow a variation.
+    let on = server.post("/api/analysis", r#"{"engine":"engine","node":"v2"}"#);
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert_eq!(on.body["analysis"]["node"], "v2");
+    // Deleting the variation takes its continuation with it.
+    let deleted = server.post("/api/variation/delete", r#"{"node":"v1"}"#);
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    assert_eq!(deleted.body["variations"], serde_json::json!([]));
+    assert!(deleted.body["analysis"]["node"].is_null() || deleted.body["analysis"]["node"] == "v2");
+    let again = server.post("/api/variation/delete", r#"{"node":"v1"}"#);
+    assert_eq!(again.status, 422);
+}
+
+#[test]
+fn a_game_is_imported_from_pgn_or_a_move_list() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let import = |text: &str| {
+        let body = serde_json::json!({
+            "text": text, "width": 8, "height": 8, "opening": "traditional", "capture": "straight"
+        });
+        server.post("/api/import", &body.to_string())
+    };
+    let pgn = "[Board \"6x6\"]\n[Result \"*\"]\n\n1. d3 d4 {a comment} 2. b3d3 (2. f3d3) b4d4 *";
+    let read = import(pgn);
+    assert_eq!(read.status, 200, "{}", read.body);
+    assert_eq!(read.body["rules"]["width"], 6);
+    assert_eq!(
+        read.body["moves"],
+        serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
+    );
+    assert_eq!(read.body["players"][0]["name"], "Human");
+    // A bare move list takes the board of the request.
+    let listed = import("d5 e5");
+    assert_eq!(listed.status, 200, "{}", listed.body);
+    assert_eq!(listed.body["rules"]["width"], 8);
+    let bad = import("d5 e5 a1");
+    assert_eq!(bad.status, 422);
+    let error = bad.body["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("import: ply 3 (a1) is not legal"),
+        "{error}"
+    );
+    let garbled = import("[Board \"9\"]\n d5");
+    assert!(
+        garbled.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("Board tag is WIDTHxHEIGHT")
+    );
+    assert_eq!(
+        server.state()["moves"],
+        serde_json::json!(["d5", "e5"]),
+        "a refusal changes nothing"
+    );
+}

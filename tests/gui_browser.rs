@@ -617,7 +617,7 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     assert_eq!(all(&one, "#board g.selected").await.len(), 1);
     click(&one, "#board g[data-square='a1']").await;
     assert!(all(&one, "#board g.selected").await.is_empty());
-    // A move typed on an earlier position is not played at the end of the game.
+    // A move typed on an earlier position is played there, as a variation: the game stays.
     fill(&one, "typed-move", "a1c1").await;
     click(&one, "#typed button").await;
     until(&one, "the move played", || async {
@@ -632,11 +632,57 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
             .then_some(())
     })
     .await;
-    fill(&one, "typed-move", "c2c4").await;
+    fill(&one, "typed-move", "a1a3").await;
     click(&one, "#typed button").await;
-    let refusal = text(&one, "#message").await;
-    assert!(refusal.contains("earlier position"), "{refusal}");
-    assert_eq!(server.state()["moves"].as_array().unwrap().len(), 1);
+    until(&one, "the variation shown", || async {
+        text(&one, "#status")
+            .await
+            .starts_with("A variation")
+            .then_some(())
+    })
+    .await;
+    assert_eq!(server.state()["moves"], serde_json::json!(["a1c1"]));
+    assert_eq!(text(&one, "#moves .variation").await, "1. a1a3");
+    assert_eq!(text(&one, "#moves .ply.current").await, "1. a1a3");
+    // Another page sees the variation in its list; deleting it takes it from both.
+    until(&two, "the variation listed", || async {
+        (!all(&two, "#moves .variation").await.is_empty()).then_some(())
+    })
+    .await;
+    click(&one, "#delete-variation").await;
+    until(&two, "the variation gone", || async {
+        all(&two, "#moves .variation")
+            .await
+            .is_empty()
+            .then_some(())
+    })
+    .await;
+
+    // A game imported as PGN, to review: its moves listed, its board from its tags.
+    let pgn = "[Board \"6x6\"]\n[Black \"x\"]\n\n1. d3 d4 2. b3d3 (2. f3d3) 2... b4d4 *";
+    js(
+        &one,
+        &format!(
+            "document.getElementById('import-box').open = true; \
+             document.getElementById('import-text').value = {};",
+            serde_json::json!(pgn)
+        ),
+    )
+    .await;
+    let in_progress = server.state()["result"].is_null();
+    click(&one, "#import").await;
+    if in_progress {
+        one.accept_alert().await.unwrap();
+    }
+    board_drawn(&one, 36).await;
+    until(&one, "the imported moves", || async {
+        (moves_listed(&one).await == 4).then_some(())
+    })
+    .await;
+    assert_eq!(
+        server.state()["moves"],
+        serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
+    );
 
     // The server stops: every page says so; it starts again: they reconnect.
     assert_eq!(server.stop(), Some(0));

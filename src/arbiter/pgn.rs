@@ -14,6 +14,30 @@ pub const EVENT: &str = "konane-arbiter";
 /// The PGN text of one game. `Result` follows the PGN convention: `1-0` is a win for White;
 /// a game still in progress (its `winner` empty) has `*`.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
+    pgn_with_variations(record, round, event, &[], &[])
+}
+
+/// Moves played instead of move `at` (counted from 0) of a line, with their own variations.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Variation {
+    /// The move of the line it replaces.
+    pub at: usize,
+    /// Its moves, in notation.
+    pub moves: Vec<String>,
+    /// Variations of its own moves.
+    pub variations: Vec<Variation>,
+}
+
+/// The PGN text of one game with `variations` of its moves (recursive annotation
+/// variations, in parentheses) and `after_end`: lines tried from its last position, which
+/// replace no move and are written as comments.
+pub fn pgn_with_variations(
+    record: &GameRecord,
+    round: usize,
+    event: &str,
+    variations: &[Variation],
+    after_end: &[Vec<String>],
+) -> String {
     let result = match record.winner.as_str() {
         "" => "*",
         _ => match record.winner_color() {
@@ -41,22 +65,22 @@ pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
     }
     tag("Termination", &record.termination);
     text.push('\n');
-    let black_first = record.start.ends_with(" b");
-    let mut line = String::new();
-    for (i, mv) in record.moves.iter().enumerate() {
-        let ply = if black_first { i } else { i + 1 };
-        if ply % 2 == 0 {
-            line += &format!("{}. ", ply / 2 + 1);
-        } else if i == 0 {
-            line += "1... ";
-        }
-        line += mv;
-        line.push(' ');
+    let first_ply = if record.start.ends_with(" b") { 0 } else { 1 };
+    let mut words = Vec::new();
+    let main = Variation {
+        at: 0,
+        moves: record.moves.clone(),
+        variations: variations.to_vec(),
+    };
+    movetext(&main, first_ply, &mut words);
+    for line in after_end {
+        let tried = line.join(" ");
+        words.push(format!("{{then {tried}}}"));
     }
-    line += result;
+    words.push(result.to_string());
     // Wrap at 80 columns, as PGN readers expect.
     let mut width = 0;
-    for word in line.split(' ') {
+    for word in words.iter().flat_map(|w| w.split(' ')) {
         if width > 0 && width + word.len() + 1 > 80 {
             text.push('\n');
             width = 0;
@@ -69,6 +93,124 @@ pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
     }
     text += "\n\n";
     text
+}
+
+/// The words of `line`, whose first move is ply `first_ply` (0 is Black's first move when
+/// Black starts): move numbers, moves, and each variation in parentheses after the move it
+/// replaces.
+fn movetext(line: &Variation, first_ply: usize, words: &mut Vec<String>) {
+    let mut renumber = true;
+    for (i, mv) in line.moves.iter().enumerate() {
+        let ply = first_ply + i;
+        let number = ply / 2 + 1;
+        if ply.is_multiple_of(2) {
+            words.push(format!("{number}. {mv}"));
+        } else if renumber {
+            words.push(format!("{number}... {mv}"));
+        } else {
+            words.push(mv.clone());
+        }
+        renumber = false;
+        for variation in line.variations.iter().filter(|v| v.at == i) {
+            let mut inner = Vec::new();
+            movetext(variation, ply, &mut inner);
+            if let Some(first) = inner.first_mut() {
+                first.insert(0, '(');
+            }
+            if let Some(last) = inner.last_mut() {
+                last.push(')');
+            }
+            words.extend(inner);
+            renumber = true;
+        }
+    }
+}
+
+/// A game read from PGN text, or from a bare list of moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadGame {
+    /// The tags, as written (`Board`, `Opening`, `Capture`, `FEN`, `Black`, ...).
+    pub tags: Vec<(String, String)>,
+    /// The moves of the main line, in notation (variations and comments are left out).
+    pub moves: Vec<String>,
+}
+
+impl ReadGame {
+    /// The value of tag `name`, if it is there.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(tag, _)| tag == name)
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Reads the first game of PGN `text`, or a list of moves (`d5 e5 f5d5`, move numbers
+/// allowed). Comments, variations, annotations and the result are skipped; the error names
+/// what could not be read. The moves are not checked against the rules here.
+pub fn read(text: &str) -> Result<ReadGame, String> {
+    let mut game = ReadGame::default();
+    let mut body = String::new();
+    for (number, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(tag) = trimmed.strip_prefix('[') {
+            if !game.moves.is_empty() || !body.trim().is_empty() {
+                break; // the next game's tags
+            }
+            let tag = tag
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {}: a tag must end with ']'", number + 1))?;
+            let (name, value) = tag
+                .split_once(' ')
+                .ok_or_else(|| format!("line {}: a tag is [Name \"value\"]", number + 1))?;
+            let value = value
+                .trim()
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| format!("line {}: a tag's value is in quotes", number + 1))?;
+            let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
+            game.tags.push((name.to_string(), value));
+        } else if !trimmed.starts_with('%') {
+            body += line;
+            body.push('\n');
+        }
+    }
+    let (mut depth, mut in_comment, mut in_line_comment) = (0usize, false, false);
+    let mut plain = String::new();
+    for c in body.chars() {
+        match c {
+            '\n' if in_line_comment => in_line_comment = false,
+            _ if in_line_comment => {}
+            '}' if in_comment => in_comment = false,
+            _ if in_comment => {}
+            '{' => in_comment = true,
+            ';' => in_line_comment = true,
+            '(' => depth += 1,
+            ')' if depth == 0 => return Err("a ')' closes no variation".to_string()),
+            ')' => depth -= 1,
+            _ if depth > 0 => {}
+            _ => plain.push(c),
+        }
+    }
+    if in_comment {
+        return Err("a comment '{' is never closed".to_string());
+    }
+    if depth > 0 {
+        return Err("a variation '(' is never closed".to_string());
+    }
+    for word in plain.split_whitespace() {
+        // Move numbers, glued to the move or not: `12.`, `12...`, `12.d5`.
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let word = word.trim_end_matches(['!', '?']);
+        if word.is_empty() || word.starts_with('$') {
+            continue;
+        }
+        if ["1-0", "0-1", "*", "1/2-1/2"].contains(&word) || word == "-0" || word == "-1" {
+            break;
+        }
+        game.moves.push(word.to_string());
+    }
+    Ok(game)
 }
 
 /// Brings the PGN file at `path` into agreement with the results file's `records` after an
@@ -137,4 +279,70 @@ fn standard_start(board: &str) -> Option<String> {
     )
     .ok()?;
     Position::start(any).ok().map(|position| position.fen())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(moves: &[&str]) -> GameRecord {
+        GameRecord {
+            id: 1,
+            black: "b".into(),
+            white: "w".into(),
+            winner: String::new(),
+            termination: "unterminated".into(),
+            start: Position::start(Rules::default()).unwrap().fen(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            opening_plies: 0,
+            move_times_ms: Vec::new(),
+            board: "8x8".into(),
+            opening_rule: "traditional".into(),
+            capture: "straight".into(),
+            tournament: None,
+            shard: None,
+        }
+    }
+
+    #[test]
+    fn variations_are_written_in_parentheses_and_read_past() {
+        let game = record(&["d5", "e5", "f5d5", "c5e5"]);
+        let variation = Variation {
+            at: 2,
+            moves: vec!["c4c6".into(), "e5c5".into()],
+            variations: vec![Variation {
+                at: 1,
+                moves: vec!["f4d4".into()],
+                variations: Vec::new(),
+            }],
+        };
+        let text = pgn_with_variations(&game, 1, "test", &[variation], &[vec!["b5d5".into()]]);
+        assert!(
+            text.contains("1. d5 e5 2. f5d5 (2. c4c6 e5c5 (2... f4d4)) 2... c5e5 {then b5d5} *"),
+            "{text}"
+        );
+        let game = read(&text).unwrap();
+        assert_eq!(game.moves, ["d5", "e5", "f5d5", "c5e5"]);
+        assert_eq!(game.tag("Board"), Some("8x8"));
+        assert_eq!(game.tag("Black"), Some("b"));
+    }
+
+    #[test]
+    fn a_plain_move_list_is_read_and_bad_text_is_named() {
+        let game = read("1.d5 e5 2. f5d5!? $1 c5e5 ; a comment\n0-1").unwrap();
+        assert_eq!(game.moves, ["d5", "e5", "f5d5", "c5e5"]);
+        assert!(read("d5 (e5").unwrap_err().contains("never closed"));
+        assert!(read("d5 {e5").unwrap_err().contains("never closed"));
+        assert!(read("[Board 8x8]\nd5").unwrap_err().contains("in quotes"));
+    }
+
+    #[test]
+    fn without_variations_the_text_is_as_before() {
+        let game = record(&["d5", "e5"]);
+        assert!(
+            pgn(&game, 1, "test").ends_with("\n\n1. d5 e5 *\n\n"),
+            "{}",
+            pgn(&game, 1, "test")
+        );
+    }
 }

@@ -35,8 +35,8 @@ pub struct Analyst {
     pub target: Option<String>,
     /// False once the person turned the analysis off: the engine goes when idle.
     pub wanted: bool,
-    /// The ply whose position is analysed; `None` follows the game's last position.
-    pub ply: Option<usize>,
+    /// The position analysed; `None` follows the game's last position.
+    pub node: Option<crate::gui::tree::Node>,
 }
 
 impl Analyst {

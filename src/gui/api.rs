@@ -5,8 +5,9 @@
 //! web sites' pages from posting here) and answers with the new state, or with
 //! `{"error": "..."}` and status 400 (malformed request) or 422 (refused by the game).
 
-use crate::gui::game::NewGame;
-use crate::gui::session::{Request, Session};
+use crate::gui::game::{Import, NewGame};
+use crate::gui::session::{Reply, Request, Session};
+use crate::gui::tree::Node;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -54,6 +55,8 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/resign", post(resign))
         .route("/api/takeback", post(takeback))
+        .route("/api/import", post(import))
+        .route("/api/variation/delete", post(delete_variation))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .with_state(session);
@@ -205,7 +208,12 @@ async fn submit<T: DeserializeOwned>(
         Ok(parsed) => parsed,
         Err(refusal) => return refusal.into_response(),
     };
-    match session.ask(request(parsed)).await {
+    answer(session.ask(request(parsed)).await)
+}
+
+/// The session's answer: the JSON it gave, or its refusal with status 422.
+fn answer(reply: Reply) -> Response {
+    match reply {
         Ok(body) => json(&body),
         Err(why) => error(StatusCode::UNPROCESSABLE_ENTITY, why),
     }
@@ -261,68 +269,144 @@ async fn new_game(State(session): State<Session>, headers: HeaderMap, body: Byte
     submit::<NewGame>(&session, &headers, &body, Request::New).await
 }
 
-/// `{"move": "f5d5", "ply": 12}`: `ply`, the plies of the position the person saw, is
-/// optional; when given, the move is refused unless that is the game's last position.
+/// `{"move": "f5d5", "ply": 12}` for the game: `ply`, the plies of the position the person
+/// saw, is optional; when given, the move is refused unless that is the game's last position.
+/// `{"move": "f5d5", "node": "v3"}` plays it at that position (a variation unless it is the
+/// game's last).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
     r#move: String,
     #[serde(default)]
     ply: Option<usize>,
+    #[serde(default)]
+    node: Option<String>,
 }
 
 async fn play(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    submit::<MoveBody>(&session, &headers, &body, |body| Request::Move {
-        text: body.r#move,
-        ply: body.ply,
-    })
-    .await
+    let parsed = match parse::<MoveBody>(&headers, &body) {
+        Ok(parsed) => parsed,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let node = match parsed.node.as_deref().map(str::parse::<Node>).transpose() {
+        Ok(node) => node,
+        Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("node: {e}")),
+    };
+    let request = Request::Move {
+        text: parsed.r#move,
+        ply: parsed.ply,
+        node,
+    };
+    answer(session.ask(request).await)
 }
 
-/// `?ply=3`
+/// `?ply=3` (the game's position after 3 plies) or `?node=v2`
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PlyQuery {
-    ply: usize,
+struct NodeQuery {
+    #[serde(default)]
+    ply: Option<usize>,
+    #[serde(default)]
+    node: Option<String>,
 }
 
-/// `GET /api/position?ply=N`: the position after N plies, for a page stepping through the game
-/// (each page's view is its own).
+/// `GET /api/position?ply=N` or `?node=v2`: a position of the game or of a variation, for a
+/// page stepping through them (each page's view is its own).
 async fn position(
     State(session): State<Session>,
-    query: Result<Query<PlyQuery>, QueryRejection>,
+    query: Result<Query<NodeQuery>, QueryRejection>,
 ) -> Response {
-    let ply = match query {
-        Ok(Query(query)) => query.ply,
+    let node = match query {
+        Ok(Query(NodeQuery {
+            ply: Some(ply),
+            node: None,
+        })) => Node::Main(ply),
+        Ok(Query(NodeQuery {
+            ply: None,
+            node: Some(node),
+        })) => match node.parse() {
+            Ok(node) => node,
+            Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}")),
+        },
+        Ok(_) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "malformed request: give ?ply=N (a number of plies) or ?node=ID",
+            );
+        }
         Err(e) => {
             return error(
                 StatusCode::BAD_REQUEST,
-                format!("malformed request: give ?ply=N, a number of plies ({e})"),
+                format!("malformed request: give ?ply=N (a number of plies) or ?node=ID ({e})"),
             );
         }
     };
-    match session.position(ply).await {
-        Ok(body) => json(&body),
-        Err(why) => error(StatusCode::UNPROCESSABLE_ENTITY, why),
-    }
+    answer(session.position(node).await)
 }
 
-/// `{"engine": "name", "ply": 3}` to analyse the position after 3 plies (`"ply": null` or no
-/// `ply` follows the game's last position), `{"engine": null}` to stop.
+/// `{"engine": "name", "ply": 3}` to analyse the game's position after 3 plies, `"node":
+/// "v2"` a variation's (neither: the game's last position, followed as it goes on);
+/// `{"engine": null}` to stop.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AnalysisBody {
     engine: Option<String>,
     #[serde(default)]
     ply: Option<usize>,
+    #[serde(default)]
+    node: Option<String>,
 }
 
 async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    submit::<AnalysisBody>(&session, &headers, &body, |body| Request::Analyse {
-        engine: body.engine,
-        ply: body.ply,
-    })
-    .await
+    let parsed = match parse::<AnalysisBody>(&headers, &body) {
+        Ok(parsed) => parsed,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let node = match (parsed.ply, parsed.node) {
+        (Some(_), Some(_)) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "malformed request: give ply or node, not both",
+            );
+        }
+        (Some(ply), None) => Some(Node::Main(ply)),
+        (None, Some(node)) => match node.parse() {
+            Ok(node) => Some(node),
+            Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("analysis: {e}")),
+        },
+        (None, None) => None,
+    };
+    let request = Request::Analyse {
+        engine: parsed.engine,
+        node,
+    };
+    answer(session.ask(request).await)
+}
+
+async fn import(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<Import>(&session, &headers, &body, Request::Import).await
+}
+
+/// `{"node": "v3"}`
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeBody {
+    node: String,
+}
+
+async fn delete_variation(
+    State(session): State<Session>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let parsed = match parse::<NodeBody>(&headers, &body) {
+        Ok(parsed) => parsed,
+        Err(refusal) => return refusal.into_response(),
+    };
+    match parsed.node.parse() {
+        Ok(node) => answer(session.ask(Request::DeleteVariation(node)).await),
+        Err(e) => error(StatusCode::UNPROCESSABLE_ENTITY, format!("delete: {e}")),
+    }
 }
 
 /// `{}`: the body of the requests that take no arguments.

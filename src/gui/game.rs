@@ -2,6 +2,7 @@
 //! too) and how it ended. It knows the rules, not the engines: the session asks those.
 
 use crate::arbiter::game::{Clocks, Opening, Termination, TimeControl};
+use crate::gui::tree::{Node, Variations};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Capture, Opening as OpeningRule, Rules};
@@ -94,6 +95,69 @@ impl TimeSetting {
                 Err(format!("time: depth must be 1 to 120, not {depth}"))
             }
         }
+    }
+}
+
+/// A game to review, as the page sends it: PGN or a list of moves, and the rules to read it
+/// under when its tags do not say (`Board`, `Opening`, `Capture` and `FEN` win).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Import {
+    /// PGN text, or moves in notation separated by spaces.
+    pub text: String,
+    /// Board width when the text has no `Board` tag.
+    pub width: usize,
+    /// Board height when the text has no `Board` tag.
+    pub height: usize,
+    /// The opening rule when the text has no `Opening` tag.
+    pub opening: String,
+    /// The capture rule when the text has no `Capture` tag.
+    pub capture: String,
+}
+
+impl Import {
+    /// The game the text records, every move checked, with a person on each side; numbered
+    /// `number`. The error names the first move that cannot be played.
+    pub fn game(&self, number: u64, engines: &[String], stall: Duration) -> Result<Game, String> {
+        let read = crate::arbiter::pgn::read(&self.text).map_err(|e| format!("import: {e}"))?;
+        let (mut width, mut height) = (self.width, self.height);
+        if let Some(board) = read.tag("Board") {
+            let size = board
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+            (width, height) = size
+                .ok_or_else(|| format!("import: the Board tag is WIDTHxHEIGHT, not '{board}'"))?;
+        }
+        let new = NewGame {
+            width,
+            height,
+            opening: read.tag("Opening").unwrap_or(&self.opening).to_string(),
+            capture: read.tag("Capture").unwrap_or(&self.capture).to_string(),
+            black: "human".to_string(),
+            white: "human".to_string(),
+            time: TimeSetting::Movetime { ms: 1000 },
+            fen: read.tag("FEN").map(str::to_string),
+            stall_s: None,
+        };
+        let mut game =
+            Game::new(number, &new, engines, stall).map_err(|e| format!("import: {e}"))?;
+        for (index, text) in read.moves.iter().enumerate() {
+            let number = index + 1;
+            if game.ended.is_some() {
+                return Err(format!(
+                    "import: ply {number} ({text}) comes after the end of the game"
+                ));
+            }
+            let mv: Move = text
+                .parse()
+                .map_err(|e| format!("import: ply {number} ('{text}') is not a move: {e}"))?;
+            let mut after = *game.current();
+            after
+                .play(mv)
+                .map_err(|why| format!("import: ply {number} ({mv}) is not legal: {why}"))?;
+            game.play(mv, after);
+        }
+        Ok(game)
     }
 }
 
@@ -229,6 +293,8 @@ pub struct Game {
     pub person_since: Option<Instant>,
     /// How the game ended, once it has.
     pub ended: Option<Ended>,
+    /// Moves tried from its positions without changing it.
+    pub variations: Variations,
 }
 
 impl Game {
@@ -293,6 +359,7 @@ impl Game {
             clocks: Clocks::new(time_control),
             person_since: None,
             ended: start.winner().map(Ended::no_move),
+            variations: Variations::default(),
         })
     }
 
@@ -378,6 +445,46 @@ impl Game {
         }
         self.ended = None;
         self.person_since = None;
+        self.variations.cut_after(self.moves.len());
+    }
+
+    /// The game's last position, as a node.
+    pub fn end(&self) -> Node {
+        Node::Main(self.moves.len())
+    }
+
+    /// The position at `node`, if the game has it.
+    pub fn position_at(&self, node: Node) -> Option<Position> {
+        match node {
+            Node::Main(ply) => self.positions.get(ply).copied(),
+            Node::Side(id) => self.variations.get(id).map(|branch| branch.position),
+        }
+    }
+
+    /// The moves from the start to `node`, if the game has it.
+    pub fn moves_to(&self, node: Node) -> Option<Vec<Move>> {
+        let (ply, path) = self.variations.path(node)?;
+        let mut moves = self.moves.get(..ply)?.to_vec();
+        moves.extend(path);
+        Some(moves)
+    }
+
+    /// Plays `mv` from `from` as a variation (the game stays as it is); the node it leads to,
+    /// which is the game's own next position when `mv` is the game's move there.
+    pub fn play_variation(&mut self, from: Node, mv: Move) -> Result<Node, String> {
+        let mut after = self
+            .position_at(from)
+            .ok_or_else(|| format!("{from} is not a position of this game"))?;
+        after
+            .play(mv)
+            .map_err(|why| format!("{mv} is not legal here: {why}"))?;
+        if let Node::Main(ply) = from
+            && self.moves.get(ply) == Some(&mv)
+        {
+            return Ok(Node::Main(ply + 1));
+        }
+        let plies = self.moves_to(from).map_or(0, |moves| moves.len()) + 1;
+        Ok(self.variations.add(from, mv, after, plies))
     }
 
     /// Plays `mv` (legal, leading to `after`) and ends the game if the side to move then has

@@ -11,6 +11,7 @@ pub mod api;
 pub mod game;
 pub mod info;
 pub mod session;
+pub mod tree;
 pub mod view;
 
 use crate::arbiter::game::Deadlines;

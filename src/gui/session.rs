@@ -7,8 +7,9 @@ use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat, Term
 use crate::arbiter::log::Log;
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
-use crate::gui::game::{Ended, Game, NewGame, Player, TimeSetting, capitalised};
+use crate::gui::game::{Ended, Game, Import, NewGame, Player, TimeSetting, capitalised};
 use crate::gui::info::Live;
+use crate::gui::tree::Node;
 use crate::gui::view;
 use crate::moves::Move;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
@@ -33,22 +34,29 @@ const TICK: Duration = Duration::from_millis(100);
 pub enum Request {
     /// End the game in progress (its searches stop) and start this one.
     New(NewGame),
-    /// A person's move in notation, for the side to move; `ply`, when given, is the number of
-    /// plies of the position the person saw, which must be the game's last.
+    /// A person's move in notation. Played at the game's last position it is the game's move;
+    /// played at another (`node`), a variation, which leaves the game as it is.
     Move {
         /// The move.
         text: String,
-        /// The plies the game had on the person's screen.
+        /// The plies the game had on the person's screen, when the move is meant for the game:
+        /// refused if the game has moved on.
         ply: Option<usize>,
+        /// The position it is played at (the game's last when `None`).
+        node: Option<Node>,
     },
-    /// Analyse with this engine until told otherwise (`None` stops): the position after `ply`
-    /// plies, or the game's last position when `ply` is `None`.
+    /// Analyse with this engine until told otherwise (`None` stops): the position at `node`,
+    /// or the game's last position, followed as it goes on, when `node` is `None`.
     Analyse {
         /// The engine's name.
         engine: Option<String>,
         /// The position analysed.
-        ply: Option<usize>,
+        node: Option<Node>,
     },
+    /// Delete a variation move and every move after it.
+    DeleteVariation(Node),
+    /// Replace the game with one read from PGN or a list of moves, for two people to review.
+    Import(Import),
     /// End the game in progress without a winner; its engines stop searching.
     Stop,
     /// The person to move (or, against an engine, the only person) gives up the game.
@@ -65,8 +73,8 @@ enum Message {
     Request(Request, oneshot::Sender<Reply>),
     /// The game so far as PGN.
     Pgn(oneshot::Sender<String>),
-    /// The position after this many plies, as JSON.
-    Position(usize, oneshot::Sender<Reply>),
+    /// The position at a node, as JSON.
+    Position(Node, oneshot::Sender<Reply>),
     /// A page opened (`true`) or closed its live connection.
     Viewer(bool),
     /// An engine line from the worker holding `token`.
@@ -120,10 +128,10 @@ impl Session {
         self.call(Message::Pgn).await
     }
 
-    /// The position after `ply` plies of the game, as JSON; each page steps through the game
-    /// on its own.
-    pub async fn position(&self, ply: usize) -> Reply {
-        self.call(|reply| Message::Position(ply, reply)).await?
+    /// The position at `node` of the game, as JSON; each page steps through the game on its
+    /// own.
+    pub async fn position(&self, node: Node) -> Reply {
+        self.call(|reply| Message::Position(node, reply)).await?
     }
 
     /// Sends the message `with` makes around a reply channel, and waits for the reply.
@@ -288,8 +296,8 @@ impl Core {
                 Some(Message::Pgn(reply)) => {
                     let _ = reply.send(view::game_pgn(&self.game));
                 }
-                Some(Message::Position(ply, reply)) => {
-                    let _ = reply.send(view::position(&self.game, ply));
+                Some(Message::Position(node, reply)) => {
+                    let _ = reply.send(view::position(&self.game, node));
                 }
                 Some(Message::Request(request, reply)) => {
                     // A refused request changes nothing, so nothing is published.
@@ -361,8 +369,17 @@ impl Core {
     fn handle(&mut self, request: Request) -> Result<(), String> {
         match request {
             Request::New(new) => self.new_game(&new),
-            Request::Move { text, ply } => self.person_move(&text, ply),
-            Request::Analyse { engine, ply } => self.analyse(engine, ply),
+            Request::Move { text, ply, node } => self.person_move(&text, ply, node),
+            Request::Analyse { engine, node } => self.analyse(engine, node),
+            Request::DeleteVariation(node) => match node {
+                Node::Side(id) if self.game.variations.remove(id) => Ok(()),
+                _ => Err(format!("delete: {node} is not a variation of this game")),
+            },
+            Request::Import(import) => {
+                let game = import.game(self.game.number + 1, &self.names, self.deadlines.stall)?;
+                self.replace_game(game);
+                Ok(())
+            }
             Request::Stop => {
                 if self.game.ended.is_some() {
                     return Err("stop: the game is already over".to_string());
@@ -421,6 +438,12 @@ impl Core {
 
     fn new_game(&mut self, new: &NewGame) -> Result<(), String> {
         let game = Game::new(self.game.number + 1, new, &self.names, self.deadlines.stall)?;
+        self.replace_game(game);
+        Ok(())
+    }
+
+    /// Ends the game in progress (its searches and the analysis stop) and starts `game`.
+    fn replace_game(&mut self, game: Game) {
         self.stop_thinking();
         if let Some(analyst) = self.analyst.take() {
             analyst.retire();
@@ -433,7 +456,6 @@ impl Core {
             self.game.current().side_to_move(),
         );
         self.paused = false;
-        Ok(())
     }
 
     /// A seat, not yet started, for each side of the game an engine plays.
@@ -451,17 +473,30 @@ impl Core {
         })
     }
 
-    fn person_move(&mut self, text: &str, ply: Option<usize>) -> Result<(), String> {
+    fn person_move(
+        &mut self,
+        text: &str,
+        ply: Option<usize>,
+        node: Option<Node>,
+    ) -> Result<(), String> {
         let game = &self.game;
-        if let Some(ended) = &game.ended {
-            return Err(format!("the game is over: {}", ended.text));
-        }
         let plies = game.moves.len();
-        if let Some(seen) = ply.filter(|&seen| seen != plies) {
+        if let (None, Some(seen)) = (node, ply.filter(|&seen| seen != plies)) {
             return Err(format!(
                 "the move was made on the position after {seen} plies, and the game has {plies}: \
                  step to the last move to play"
             ));
+        }
+        let at = node.unwrap_or(game.end());
+        if let (None, Some(ended)) = (node, &game.ended) {
+            return Err(format!("the game is over: {}", ended.text));
+        }
+        if at != game.end() || game.ended.is_some() {
+            let mv: Move = text
+                .trim()
+                .parse()
+                .map_err(|e| format!("'{}' is not a move: {e}", text.trim()))?;
+            return self.game.play_variation(at, mv).map(|_| ());
         }
         let side = game.current().side_to_move();
         if let Player::Engine { name, .. } = game.player_to_move() {
@@ -485,7 +520,7 @@ impl Core {
         Ok(())
     }
 
-    fn analyse(&mut self, engine: Option<String>, ply: Option<usize>) -> Result<(), String> {
+    fn analyse(&mut self, engine: Option<String>, node: Option<Node>) -> Result<(), String> {
         let Some(name) = engine else {
             match &mut self.analyst {
                 Some(analyst) => analyst.wanted = false,
@@ -496,16 +531,19 @@ impl Core {
         let Some(engine) = self.names.iter().position(|e| *e == name) else {
             return Err(format!("analysis: '{name}' is not a configured engine"));
         };
-        if let Some(ply) = ply.filter(|&ply| ply > self.game.moves.len()) {
-            return Err(format!(
-                "analysis: ply {ply} is past the last move (the game has {} plies)",
-                self.game.moves.len()
-            ));
+        if let Some(node) = node.filter(|&node| self.game.position_at(node).is_none()) {
+            return Err(match node {
+                Node::Main(ply) => format!(
+                    "analysis: ply {ply} is past the last move (the game has {} plies)",
+                    self.game.moves.len()
+                ),
+                Node::Side(_) => format!("analysis: {node} is not a variation of this game"),
+            });
         }
         match &mut self.analyst {
             Some(analyst) if analyst.engine == engine => {
                 analyst.wanted = true;
-                analyst.ply = ply;
+                analyst.node = node;
             }
             _ => {
                 if let Some(old) = self.analyst.take() {
@@ -518,7 +556,7 @@ impl Core {
                     worker: None,
                     target: None,
                     wanted: true,
-                    ply,
+                    node,
                 });
             }
         }
@@ -640,8 +678,15 @@ impl Core {
         let Some(analyst) = &mut self.analyst else {
             return;
         };
+        if analyst
+            .node
+            .is_some_and(|node| self.game.position_at(node).is_none())
+        {
+            // Its variation was deleted: follow the game again.
+            analyst.node = None;
+        }
         let target = (analyst.wanted && waits.is_none())
-            .then(|| view::position_command(&self.game, analyst.ply));
+            .then(|| view::position_command(&self.game, analyst.node));
         if let Some(worker) = &analyst.worker {
             if analyst.target != target {
                 worker.stop.store(true, Ordering::SeqCst);
@@ -677,8 +722,12 @@ impl Core {
             .err();
             let _ = messages.send(Message::Analysed { token, seat, error });
         });
-        let ply = analyst.ply.unwrap_or(self.game.moves.len());
-        let side = self.game.positions[ply].side_to_move();
+        let node = analyst.node.unwrap_or(self.game.end());
+        let side = self
+            .game
+            .position_at(node)
+            .unwrap_or(*self.game.current())
+            .side_to_move();
         analyst.worker = Some(Worker {
             token,
             stop,
@@ -855,7 +904,7 @@ impl Core {
             .filter(|a| a.wanted)
             .map(|a| view::AnalysisView {
                 engine: self.names[a.engine].clone(),
-                ply: a.ply,
+                node: a.node.map(|node| node.to_string()),
                 waits: self.analysis_waits(),
             });
         view::state(&view::Context {

@@ -4,6 +4,7 @@
 use crate::arbiter::game::{self, GameRecord, TimeControl};
 use crate::arbiter::pgn;
 use crate::gui::game::{Game, NewGame, Player, capitalised};
+use crate::gui::tree::Node;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::{Color, Square};
@@ -11,10 +12,13 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The `position` command for the position after `ply` plies of `game` (its last when `None`).
-pub fn position_command(game: &Game, ply: Option<usize>) -> String {
-    let ply = ply.unwrap_or(game.moves.len()).min(game.moves.len());
-    let moves: Vec<String> = game.moves[..ply].iter().map(Move::to_string).collect();
+/// The `position` command for `node` of `game` (its last position when `None`, or when the
+/// node is gone).
+pub fn position_command(game: &Game, node: Option<Node>) -> String {
+    let moves = node
+        .and_then(|node| game.moves_to(node))
+        .unwrap_or_else(|| game.moves.clone());
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
     game::position_command(&game.opening, &moves)
 }
 
@@ -44,10 +48,36 @@ pub struct Context<'a> {
 pub struct AnalysisView {
     /// The analysing engine.
     pub engine: String,
-    /// The ply of the analysed position; `None` follows the game's last position.
-    pub ply: Option<usize>,
+    /// The analysed position (`m3`, `v2`); `None` follows the game's last position.
+    pub node: Option<String>,
     /// Why the analysis waits, while it does (it resumes by itself).
     pub waits: Option<String>,
+}
+
+/// The legal moves of `position`, as the page uses them.
+fn legal_moves(position: &Position) -> Vec<LegalMove> {
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let path = mv.landings();
+            LegalMove {
+                text: mv.to_string(),
+                from: mv.from().to_string(),
+                to: path.last().copied().unwrap_or(mv.from()).to_string(),
+                path: path.iter().map(Square::to_string).collect(),
+            }
+        })
+        .collect()
+}
+
+/// A variation move as the page is told of it.
+#[derive(Serialize)]
+struct BranchView {
+    id: String,
+    parent: String,
+    r#move: String,
+    ply: usize,
 }
 
 /// A legal move as the page uses it: its notation, the stone, every square it lands on.
@@ -70,6 +100,7 @@ struct State<'a> {
     time: String,
     start: String,
     moves: Vec<String>,
+    variations: Vec<BranchView>,
     shown: Shown,
     legal: Vec<LegalMove>,
     why_not: Option<String>,
@@ -182,21 +213,10 @@ pub fn state(context: &Context) -> Arc<str> {
     } else {
         None
     };
-    let legal = match why_not {
-        Some(_) => Vec::new(),
-        None => current
-            .legal_moves()
-            .into_iter()
-            .map(|mv| {
-                let path = mv.landings();
-                LegalMove {
-                    text: mv.to_string(),
-                    from: mv.from().to_string(),
-                    to: path.last().copied().unwrap_or(mv.from()).to_string(),
-                    path: path.iter().map(Square::to_string).collect(),
-                }
-            })
-            .collect(),
+    // A finished game's last position may be played on in variations.
+    let legal = match (&why_not, &game.ended) {
+        (None, _) | (Some(_), Some(_)) => legal_moves(current),
+        (Some(_), None) => Vec::new(),
     };
     let clocks = match game.time_control {
         TimeControl::Clock { .. } => {
@@ -226,6 +246,16 @@ pub fn state(context: &Context) -> Arc<str> {
         time: time_text(game.time_control, game.stall),
         start: game.positions[0].fen(),
         moves: game.moves.iter().map(Move::to_string).collect(),
+        variations: game
+            .variations
+            .iter()
+            .map(|(id, branch)| BranchView {
+                id: Node::Side(id).to_string(),
+                parent: branch.parent.to_string(),
+                r#move: branch.mv.to_string(),
+                ply: branch.ply,
+            })
+            .collect(),
         shown: shown(game.current(), game.moves.last().copied()),
         legal,
         why_not,
@@ -245,16 +275,31 @@ pub fn state(context: &Context) -> Arc<str> {
     Arc::from(serde_json::to_string(&state).expect("the state serialises"))
 }
 
-/// The position after `ply` plies of `game`, as JSON: `{"ply": N, "shown": {...}}`.
-pub fn position(game: &Game, ply: usize) -> std::result::Result<Arc<str>, String> {
-    let Some(position) = game.positions.get(ply) else {
-        return Err(format!(
-            "position: ply {ply} is past the last move (the game has {} plies)",
-            game.moves.len()
-        ));
+/// The position at `node` of `game`, as JSON: `{"node", "ply", "shown", "legal"}`. The legal
+/// moves are those a person may play there: any, in a variation or a finished game; at the
+/// end of a game going on, only on a person's turn.
+pub fn position(game: &Game, node: Node) -> std::result::Result<Arc<str>, String> {
+    let (Some(position), Some(moves)) = (game.position_at(node), game.moves_to(node)) else {
+        return Err(match node {
+            Node::Main(ply) => format!(
+                "position: ply {ply} is past the last move (the game has {} plies)",
+                game.moves.len()
+            ),
+            Node::Side(_) => format!("position: {node} is not a variation of this game"),
+        });
     };
-    let last = ply.checked_sub(1).map(|before| game.moves[before]);
-    let body = serde_json::json!({ "ply": ply, "shown": shown(position, last) });
+    let engine_to_move = *game.player_to_move() != Player::Human;
+    let legal = if node == game.end() && game.ended.is_none() && engine_to_move {
+        Vec::new()
+    } else {
+        legal_moves(&position)
+    };
+    let body = serde_json::json!({
+        "node": node.to_string(),
+        "ply": moves.len(),
+        "shown": shown(&position, moves.last().copied()),
+        "legal": legal,
+    });
     Ok(Arc::from(body.to_string()))
 }
 
@@ -285,5 +330,51 @@ pub fn game_pgn(game: &Game) -> String {
         tournament: None,
         shard: None,
     };
-    pgn::pgn(&record, 1, "konane-arbiter gui")
+    let (variations, after_end) = variations_of(game);
+    pgn::pgn_with_variations(&record, 1, "konane-arbiter gui", &variations, &after_end)
+}
+
+/// The game's variations as PGN writes them: those replacing one of its moves, and the lines
+/// tried from its last position.
+fn variations_of(game: &Game) -> (Vec<pgn::Variation>, Vec<Vec<String>>) {
+    let children = |parent: Node| -> Vec<u32> {
+        game.variations
+            .iter()
+            .filter(|(_, branch)| branch.parent == parent)
+            .map(|(id, _)| id)
+            .collect()
+    };
+    // The line starting with variation move `id`, following first replies; the others are
+    // its own variations.
+    fn line(game: &Game, id: u32, children: &dyn Fn(Node) -> Vec<u32>) -> pgn::Variation {
+        let mut variation = pgn::Variation::default();
+        let mut next = Some(id);
+        while let Some(id) = next {
+            let Some(branch) = game.variations.get(id) else {
+                break;
+            };
+            variation.moves.push(branch.mv.to_string());
+            let replies = children(Node::Side(id));
+            next = replies.first().copied();
+            for &other in replies.iter().skip(1) {
+                let mut alternative = line(game, other, children);
+                alternative.at = variation.moves.len();
+                variation.variations.push(alternative);
+            }
+        }
+        variation
+    }
+    let mut variations = Vec::new();
+    for ply in 0..game.moves.len() {
+        for id in children(Node::Main(ply)) {
+            let mut variation = line(game, id, &children);
+            variation.at = ply;
+            variations.push(variation);
+        }
+    }
+    let after_end = children(game.end())
+        .into_iter()
+        .map(|id| line(game, id, &children).moves)
+        .collect();
+    (variations, after_end)
 }

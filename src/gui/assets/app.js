@@ -12,8 +12,8 @@ const MIN_TOUCH_SQUARE = 26;
 
 let state = null;       // the game, as the server last sent it
 let receivedAt = 0;     // when (performance.now()) it came, for the running clock
-let viewPly = null;     // the ply shown when stepping back; null follows the game
-let viewed = null;      // the position at viewPly, as the server sent it
+let viewNode = null;    // the position shown when stepping back ("m3", "v2"); null follows the game
+let viewed = null;      // that position, as the server sent it (with its legal moves)
 let viewAsked = 0;      // counts position requests, so that a late answer is dropped
 let formGame = null;    // the game the form shows
 let selected = null;    // the square of the stone the person chose
@@ -61,13 +61,33 @@ function node(tag, attributes, parent) {
 function capitalised(word) { return word.charAt(0).toUpperCase() + word.slice(1); }
 
 // What the board shows: the game's last position, or the one stepped back to.
-function following() { return viewPly === null; }
+function following() { return viewNode === null; }
 function shown() { return following() ? state.shown : viewed.shown; }
-function legal() { return following() && connected ? state.legal : []; }
+function legal() {
+  if (!connected) return [];
+  return following() ? state.legal : viewed.legal;
+}
 function whyNot() {
   if (!connected) return "The server does not answer: wait until it is back.";
-  if (!following()) return "You are looking at an earlier position: step to the last move (End) to play.";
   return state.why_not;
+}
+// The node shown: the game's last position when following.
+function currentNode() { return following() ? `m${state.moves.length}` : viewNode; }
+function branch(id) { return state.variations.find((b) => b.id === id); }
+function replies(node) { return state.variations.filter((b) => b.parent === node); }
+function nodeExists(node) {
+  if (node.startsWith("m")) return Number(node.slice(1)) <= state.moves.length;
+  return Boolean(branch(node));
+}
+// One step back or forward from a node: the game's moves, or a variation's first reply.
+function previousNode(node) {
+  if (node.startsWith("m")) return `m${Math.max(0, Number(node.slice(1)) - 1)}`;
+  return branch(node).parent;
+}
+function nextNode(node) {
+  if (node.startsWith("m")) return `m${Math.min(state.moves.length, Number(node.slice(1)) + 1)}`;
+  const first = replies(node)[0];
+  return first ? first.id : node;
 }
 
 function drawBoard() {
@@ -194,12 +214,22 @@ function offerPaths(moves) {
 }
 function clearChoices() { $("choices").hidden = true; $("choices").replaceChildren(); }
 
-// A move is sent with the number of plies the person saw: the server refuses it if the game
-// has moved on.
+// A move on the game's last position is sent with the number of plies the person saw (the
+// server refuses it if the game has moved on); on any other position, or once the game is
+// over, it is a variation, and the page steps to it.
 async function play(text) {
   selected = null;
-  const answer = await post("/api/move", { move: text, ply: state.moves.length });
-  if (answer) show(answer);
+  const from = currentNode();
+  const variation = !following() || Boolean(state.result);
+  const body = variation ? { move: text, node: from } : { move: text, ply: state.moves.length };
+  const answer = await post("/api/move", body);
+  if (!answer) return null;
+  show(answer);
+  if (variation) {
+    const ply = from.startsWith("m") ? Number(from.slice(1)) : -1;
+    const next = state.moves[ply] === text ? `m${ply + 1}` : replies(from).find((b) => b.move === text).id;
+    await view(next);
+  }
   return answer;
 }
 
@@ -221,31 +251,67 @@ function drawClocks() {
   });
 }
 
-// The move list as in PGN: one row a move number, Black's ply then White's.
+// The move list as in PGN: one row a move number, Black's ply then White's; under the move
+// a variation replaces, the variation in parentheses (its own variations nested).
 function drawMoves() {
   const list = $("moves");
   list.replaceChildren();
   const whiteFirst = state.start.endsWith(" w");
-  const current = following() ? state.moves.length : viewPly;
-  let line = null;
+  const shownNode = currentNode();
+  const counted = (ply) => ply - 1 + (whiteFirst ? 1 : 0);  // ply: plies after the move
+  const moveSpan = (text, node, ply, numbered) => {
+    const span = document.createElement("span");
+    span.className = "ply" + (node === shownNode ? " current" : "");
+    span.dataset.node = node;
+    const n = counted(ply);
+    const number = Math.floor(n / 2) + 1;
+    span.textContent = n % 2 === 0 ? `${number}. ${text}` : numbered ? `${number}... ${text}` : text;
+    span.addEventListener("click", () => view(node));
+    return span;
+  };
+  // The line starting with variation move `id`: its moves, each followed by the other replies.
+  const line = (id, into) => {
+    let numbered = true;
+    for (let at = branch(id); at; ) {
+      into.appendChild(moveSpan(at.move, at.id, at.ply, numbered));
+      numbered = false;
+      const [first, ...others] = replies(at.id);
+      for (const other of others) { nested(other.id, into); numbered = true; }
+      at = first;
+    }
+  };
+  const nested = (id, into) => {
+    const group = document.createElement("span");
+    group.className = "variation";
+    line(id, group);
+    into.appendChild(group);
+  };
+  const variationRow = (parent) => {
+    const alternatives = replies(parent);
+    if (!alternatives.length) return;
+    const row = document.createElement("li");
+    row.className = "variations";
+    for (const alternative of alternatives) nested(alternative.id, row);
+    list.appendChild(row);
+  };
+  let row = null;
   state.moves.forEach((text, i) => {
-    const counted = i + (whiteFirst ? 1 : 0);
-    const black = counted % 2 === 0;
-    if (black || line === null) {
-      line = document.createElement("li");
+    const black = counted(i + 1) % 2 === 0;
+    if (black || row === null) {
+      row = document.createElement("li");
       const number = document.createElement("span");
       number.className = "number";
-      number.textContent = `${Math.floor(counted / 2) + 1}.`;
-      line.appendChild(number);
-      list.appendChild(line);
-      if (!black) line.appendChild(ellipsis());
+      number.textContent = `${Math.floor(counted(i + 1) / 2) + 1}.`;
+      row.appendChild(number);
+      list.appendChild(row);
+      if (!black) row.appendChild(ellipsis());
     }
-    const ply = document.createElement("span");
-    ply.className = "ply" + (i + 1 === current ? " current" : "");
+    const ply = moveSpan(text, `m${i + 1}`, i + 1, false);
     ply.textContent = text;
-    ply.addEventListener("click", () => view(i + 1));
-    line.appendChild(ply);
+    row.appendChild(ply);
+    if (replies(`m${i}`).length) { variationRow(`m${i}`); row = null; }
   });
+  variationRow(`m${state.moves.length}`);
   // Scroll the list, never the page: on a phone the board and clocks stay in view.
   const mark = list.querySelector(".current");
   if (mark) {
@@ -254,6 +320,7 @@ function drawMoves() {
       list.scrollTop = Math.max(0, top - list.clientHeight / 2);
     }
   }
+  $("delete-variation").hidden = following() || !viewNode.startsWith("v");
 }
 
 function ellipsis() {
@@ -266,8 +333,10 @@ function statusText() {
   if (!connected) return "The server does not answer.";
   if (!following()) {
     const plies = state.moves.length;
-    if (viewPly === 0) return `The start position, before the game's ${plies} plies: End returns to the game.`;
-    return `After ply ${viewPly} of ${plies} (${state.moves[viewPly - 1]}): End returns to the game.`;
+    if (viewNode === "m0") return `The start position, before the game's ${plies} plies: End returns to the game.`;
+    if (viewNode.startsWith("v")) return `A variation, ${viewed.ply} plies from the start: your moves here leave the game as it is. End returns to the game.`;
+    const ply = Number(viewNode.slice(1));
+    return `After ply ${ply} of ${plies} (${state.moves[ply - 1]}): a move here starts a variation. End returns to the game.`;
   }
   if (state.result) return state.result.text;
   if (state.paused) return "Paused: no page was open. The game goes on now.";
@@ -314,7 +383,7 @@ function show(next) {
   const newGame = !state || next.game !== state.game;
   state = next;
   receivedAt = performance.now();
-  if (newGame) { viewPly = null; viewed = null; }
+  if (newGame || (viewNode && !nodeExists(viewNode))) { viewNode = null; viewed = null; }
   fillEngines();
   if (formGame !== state.game) { fillForm(state.setup); formGame = state.game; }
   draw();
@@ -372,24 +441,23 @@ function showLive(live) {
   $("live-pv").textContent = live.pv ? "pv " + live.pv : "";
 }
 
-// Steps this page to `ply` (the game's end follows the game again); the analysis, if on,
-// follows the position shown.
-async function view(ply) {
+// Steps this page to `node` (the game's last position follows the game again); the
+// analysis, if on, follows the position shown.
+async function view(node) {
   if (!state) return;
-  ply = Math.max(0, Math.min(state.moves.length, ply));
   selected = null;
   clearChoices();
   const asked = ++viewAsked;
-  if (ply === state.moves.length) {
-    viewPly = null;
+  if (node === `m${state.moves.length}`) {
+    viewNode = null;
     viewed = null;
   } else {
     try {
-      const response = await fetch(`/api/position?ply=${ply}`);
+      const response = await fetch(`/api/position?node=${node}`);
       const answer = await response.json();
       if (asked !== viewAsked) return;
       if (!response.ok) { say(answer.error); return; }
-      viewPly = ply;
+      viewNode = node;
       viewed = answer;
     } catch (error) {
       say("The server does not answer: " + error.message);
@@ -397,8 +465,8 @@ async function view(ply) {
     }
   }
   draw();
-  if (state.analysis) {
-    const answer = await post("/api/analysis", { engine: state.analysis.engine, ply: viewPly });
+  if (state.analysis && state.analysis.node !== viewNode) {
+    const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode });
     if (answer) show(answer);
   }
 }
@@ -431,13 +499,14 @@ function timeSetting() {
   return { kind, depth: Math.round(a) };
 }
 
-async function startGame(setup) {
+async function startGame(setup, path = "/api/new") {
   if (state && !state.result && state.moves.length > 0
-      && !window.confirm("Replace the game in progress? It ends without a result.")) return;
+      && !window.confirm("Replace the game in progress? It ends without a result.")) return null;
   selected = null;
   clearChoices();
-  const answer = await post("/api/new", setup);
+  const answer = await post(path, setup);
   if (answer) { formGame = null; show(answer); }
+  return answer;
 }
 
 function newGame(event) {
@@ -467,7 +536,7 @@ function rematch(swap) {
 }
 
 async function toggleAnalysis() {
-  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, ply: viewPly };
+  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, node: viewNode };
   const answer = await post("/api/analysis", body);
   if (answer) show(answer);
 }
@@ -476,7 +545,6 @@ async function typedMove(event) {
   event.preventDefault();
   const text = $("typed-move").value.trim();
   if (!text) return;
-  if (!following()) { say(whyNot()); return; }
   if (await play(text)) $("typed-move").value = "";
 }
 
@@ -518,17 +586,32 @@ $("takeback").addEventListener("click", () => request("/api/takeback"));
 $("again").addEventListener("click", () => rematch(false));
 $("swap").addEventListener("click", () => rematch(true));
 $("typed").addEventListener("submit", typedMove);
-$("first").addEventListener("click", () => view(0));
-$("back").addEventListener("click", () => view((following() ? state.moves.length : viewPly) - 1));
-$("forward").addEventListener("click", () => view((following() ? state.moves.length : viewPly) + 1));
-$("last").addEventListener("click", () => view(state.moves.length));
+$("first").addEventListener("click", () => view("m0"));
+$("back").addEventListener("click", () => view(previousNode(currentNode())));
+$("forward").addEventListener("click", () => view(nextNode(currentNode())));
+$("last").addEventListener("click", () => view(`m${state.moves.length}`));
+$("delete-variation").addEventListener("click", async () => {
+  const parent = previousNode(viewNode);
+  const answer = await post("/api/variation/delete", { node: viewNode });
+  if (answer) { show(answer); view(parent); }
+});
+$("import").addEventListener("click", async () => {
+  const answer = await startGame({
+    text: $("import-text").value,
+    width: Number($("width").value),
+    height: Number($("height").value),
+    opening: $("opening").value,
+    capture: $("capture").value,
+  }, "/api/import");
+  if (answer) $("import-text").value = "";
+});
 $("flip").addEventListener("click", () => { flipped = !flipped; if (state) drawBoard(); });
 $("show-engine").addEventListener("change", () => { $("live").hidden = !$("show-engine").checked; });
 $("show-fen").addEventListener("click", () => { const out = $("fen-out"); out.hidden = !out.hidden; out.select(); });
 document.addEventListener("keydown", (event) => {
   if (!state || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  const at = following() ? state.moves.length : viewPly;
-  const keys = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: state.moves.length };
+  const at = currentNode();
+  const keys = { ArrowLeft: previousNode(at), ArrowRight: nextNode(at), Home: "m0", End: `m${state.moves.length}` };
   if (event.key in keys) { event.preventDefault(); view(keys[event.key]); }
   if (event.key === "f") { flipped = !flipped; drawBoard(); }
 });
