@@ -570,3 +570,30 @@ fn openings_file_lines_are_checked() {
     assert!(games[2]["start"].as_str().unwrap().contains("wbw1wbwb"));
     assert_eq!(games[2]["moves"][0], "e5");
 }
+
+#[test]
+fn an_option_the_engine_does_not_have_or_cannot_take_stops_the_run() {
+    let tag = format!("tag-{}-bad-option", std::process::id());
+    let good = fixture("first", &tag);
+    let skill = |setting: &str| format!("{} {setting}", engine_spec("engine"));
+    let stderr = fails_fast(&[skill("option.Skil=5"), good.clone()], &[], &tag);
+    assert!(
+        stderr.contains("option 'Skil' is not one of the engine's options (Hash, Skill,"),
+        "{stderr}"
+    );
+    let stderr = fails_fast(&[skill("option.Skill=50"), good.clone()], &[], &tag);
+    assert!(
+        stderr.contains("option Skill=50: the engine accepts a whole number from 0 to 20"),
+        "{stderr}"
+    );
+    // An option the engine announced, with a value it takes, is fine.
+    let output = arbiter(
+        &[skill("option.skill=3"), good],
+        &["--games", "2", "--movetime", "20", "--size", "6x6"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -876,3 +876,61 @@ fn a_game_is_imported_from_pgn_or_a_move_list() {
         "a refusal changes nothing"
     );
 }
+
+#[test]
+fn each_sides_engine_options_are_checked_and_set() {
+    let dir = common::scratch::Scratch::new("gui-options");
+    let log = dir.join("engines.log");
+    let server = Server::start_with(
+        &[engine_spec("engine")],
+        &["--port", "0", "--log", log.to_str().unwrap()],
+    );
+    let state = server.state();
+    let skill = state["engines"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "Skill")
+        .cloned()
+        .expect("the engine's options are in the state");
+    assert_eq!(
+        (skill["min"].as_i64(), skill["max"].as_i64()),
+        (Some(0), Some(20))
+    );
+    let game = |options: &str| {
+        format!(
+            r#"{{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"engine","white":"human","time":{{"kind":"movetime","ms":50}},"options":{options}}}"#
+        )
+    };
+    for (options, error) in [
+        (
+            r#"[{"Skil":"5"},{}]"#,
+            "black: option 'Skil' is not one of the engine's options",
+        ),
+        (
+            r#"[{"Skill":"50"},{}]"#,
+            "black: option Skill=50: the engine accepts a whole number from 0 to 20",
+        ),
+        (
+            r#"[{},{"Skill":"5"}]"#,
+            "white: options are for engines, and a person plays white",
+        ),
+    ] {
+        let refused = server.post("/api/new", &game(options));
+        assert_eq!(refused.status, 422, "{options}: {}", refused.body);
+        let text = refused.body["error"].as_str().unwrap();
+        assert!(text.contains(error), "{text}");
+    }
+    let _page = server.open_page();
+    let started = server.post("/api/new", &game(r#"[{"Skill":"7"},{}]"#));
+    assert_eq!(started.status, 200, "{}", started.body);
+    assert_eq!(started.body["setup"]["options"][0]["Skill"], "7");
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .contains("< setoption name Skill value 7")
+        }),
+        "the engine was not told its skill"
+    );
+}

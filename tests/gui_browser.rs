@@ -184,8 +184,17 @@ async fn a_person_plays_the_engine_by_clicking() {
     choose(&browser, "white", "konane-engine").await;
     choose(&browser, "time-kind", "movetime").await;
     fill(&browser, "time-a", "150").await;
+    // The engine's options: Skill, Threads and Hash, as it announced them.
+    let skill = browser
+        .find(Locator::Css("#options-white input[data-option='Skill']"))
+        .await
+        .expect("the engine's Skill is offered");
+    assert_eq!(skill.attr("max").await.unwrap().as_deref(), Some("20"));
+    skill.clear().await.unwrap();
+    skill.send_keys("12").await.unwrap();
     click(&browser, "#start").await;
     board_drawn(&browser, 36).await;
+    assert_eq!(server.state()["setup"]["options"][1]["Skill"], "12");
     assert!(text(&browser, "#status").await.contains("Black to remove"));
 
     // A removal that is not allowed is refused with the reason, and changes nothing.

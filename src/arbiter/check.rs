@@ -3,6 +3,7 @@
 //! was sent, and what came back or that nothing came within the deadline.
 
 use crate::arbiter::log::Log;
+use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::process::{
     self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
 };
@@ -266,101 +267,8 @@ struct Announced {
     captures: Vec<Capture>,
 }
 
-/// A parsed `option` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct OptionLine {
-    name: String,
-    kind: String,
-    default: Option<String>,
-    min: Option<i64>,
-    max: Option<i64>,
-    vars: Vec<String>,
-}
-
-/// Parses `option name <name> type <type> [default <v>] [min <n>] [max <n>] [var <v>]...`,
-/// naming what is wrong with a malformed line.
-fn parse_option(line: &str) -> Result<OptionLine, String> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let keywords = ["name", "type", "default", "min", "max", "var"];
-    let mut fields: Vec<(&str, String)> = Vec::new();
-    let mut i = 1;
-    while i < words.len() {
-        let key = words[i];
-        if !keywords.contains(&key) {
-            return Err(format!("unexpected word '{key}'"));
-        }
-        let mut value = Vec::new();
-        i += 1;
-        // A name or value runs to the next keyword ("name" may hold spaces: "Move Overhead").
-        while i < words.len() && !keywords.contains(&words[i]) {
-            value.push(words[i]);
-            i += 1;
-        }
-        fields.push((key, value.join(" ")));
-    }
-    let get = |key: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    };
-    let name = get("name").filter(|n| !n.is_empty()).ok_or("no name")?;
-    let kind = get("type").ok_or("no type")?;
-    let number = |key: &str| -> Result<Option<i64>, String> {
-        get(key)
-            .map(|v| {
-                v.parse()
-                    .map_err(|_| format!("{key} '{v}' is not a number"))
-            })
-            .transpose()
-    };
-    let option = OptionLine {
-        default: get("default"),
-        min: number("min")?,
-        max: number("max")?,
-        vars: fields
-            .iter()
-            .filter(|(k, _)| *k == "var")
-            .map(|(_, v)| v.clone())
-            .collect(),
-        name,
-        kind,
-    };
-    match option.kind.as_str() {
-        "spin" => {
-            let (Some(min), Some(max)) = (option.min, option.max) else {
-                return Err("a spin needs min and max".into());
-            };
-            let default = option.default.as_deref().ok_or("a spin needs a default")?;
-            let default: i64 = default
-                .parse()
-                .map_err(|_| format!("default '{default}' is not a number"))?;
-            if !(min <= default && default <= max) {
-                return Err(format!("default {default} is outside {min}..{max}"));
-            }
-        }
-        "check" => {
-            if !matches!(option.default.as_deref(), Some("true" | "false")) {
-                return Err("a check's default must be true or false".into());
-            }
-        }
-        "combo" => {
-            if option.vars.is_empty() {
-                return Err("a combo needs at least one var".into());
-            }
-            let default = option.default.as_deref().ok_or("a combo needs a default")?;
-            if !option.vars.iter().any(|v| v == default) {
-                return Err(format!("default '{default}' is not one of its vars"));
-            }
-        }
-        "button" | "string" => {}
-        other => return Err(format!("unknown type '{other}'")),
-    }
-    Ok(option)
-}
-
 impl Announced {
-    fn from_options(options: &[OptionLine]) -> Announced {
+    fn from_options(options: &[EngineOption]) -> Announced {
         let find = |name: &str| options.iter().find(|o| o.name.eq_ignore_ascii_case(name));
         let spin = |name: &str| {
             let option = find(name)?;
@@ -763,7 +671,7 @@ impl Checker<'_> {
         let mut options = Vec::new();
         let mut malformed = Vec::new();
         for line in lines.iter().filter(|l| l.starts_with("option")) {
-            match parse_option(line) {
+            match options::parse(line) {
                 Ok(option) => options.push(option),
                 Err(why) => malformed.push(format!("{} ({why})", quote(line))),
             }
@@ -1178,38 +1086,6 @@ fn opening_line(rules: Rules) -> (Rules, Vec<Move>, Position) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn option_lines_are_parsed_and_judged() {
-        let spin = parse_option("option name Move Overhead type spin default 30 min 0 max 5000");
-        assert_eq!(spin.unwrap().name, "Move Overhead");
-        let combo = parse_option(
-            "option name Capture type combo default straight var straight var turning",
-        )
-        .unwrap();
-        assert_eq!(combo.vars, ["straight", "turning"]);
-        for (line, why) in [
-            (
-                "option name X type spin default 5 min 10 max 20",
-                "outside 10..20",
-            ),
-            ("option name X type spin default 5", "needs min and max"),
-            (
-                "option name X type combo default c var a var b",
-                "not one of its vars",
-            ),
-            ("option name X type check default maybe", "true or false"),
-            ("option name X type colour", "unknown type 'colour'"),
-            ("option type spin", "no name"),
-            (
-                "option name X type spin default 1 min one max 2",
-                "'one' is not a number",
-            ),
-        ] {
-            let error = parse_option(line).unwrap_err();
-            assert!(error.contains(why), "{line}: {error}");
-        }
-    }
 
     #[test]
     fn the_no_move_position_has_no_move() {

@@ -3,49 +3,64 @@
 
 use crate::arbiter::game::Deadlines;
 use crate::arbiter::log::Log;
+use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::process::EngineProcess;
 use crate::arbiter::spec::EngineSpec;
 use crate::rules::Rules;
 use std::time::Duration;
 
 /// Starts each engine (all at once), completes the handshake with the game's options, and
-/// shuts it down. The error names every engine that failed, its command and the cause.
+/// shuts it down; each engine's own `option.X=Y` must be among the options it announced, with
+/// a value it accepts. Returns what each engine announced. The error names every engine that
+/// failed, its command and the cause.
 pub fn check_engines(
     engines: &[EngineSpec],
     rules: Rules,
     deadlines: &Deadlines,
     log: &Log,
-) -> Result<(), String> {
-    let failures: Vec<String> = std::thread::scope(|scope| {
+) -> Result<Vec<Vec<EngineOption>>, String> {
+    let outcomes: Vec<Result<Vec<EngineOption>, String>> = std::thread::scope(|scope| {
         let checks: Vec<_> = engines
             .iter()
             .map(|spec| scope.spawn(move || check_one(spec, rules, deadlines.startup, log)))
             .collect();
         checks
             .into_iter()
-            .filter_map(|check| {
+            .map(|check| {
                 check
                     .join()
                     .unwrap_or_else(|_| Err("a check panicked".into()))
-                    .err()
             })
             .collect()
     });
+    let failures: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|outcome| outcome.as_ref().err().map(String::as_str))
+        .collect();
     if failures.is_empty() {
-        Ok(())
+        Ok(outcomes.into_iter().flatten().collect())
     } else {
         Err(failures.join("\n"))
     }
 }
 
-fn check_one(spec: &EngineSpec, rules: Rules, timeout: Duration, log: &Log) -> Result<(), String> {
+fn check_one(
+    spec: &EngineSpec,
+    rules: Rules,
+    timeout: Duration,
+    log: &Log,
+) -> Result<Vec<EngineOption>, String> {
     let what = format!("engine '{}' ({}) ", spec.launch.name, spec.command_line());
     let mut process = EngineProcess::start(&spec.launch, log.clone())
         .map_err(|cause| format!("{what}could not start: {cause}"))?;
     match process.handshake(&spec.protocol, &spec.options_for(rules), timeout) {
-        Ok(()) => {
+        Ok(announced) => {
             process.shut_down(Duration::from_millis(500));
-            Ok(())
+            for (name, value) in &spec.options {
+                options::check_value(&announced, name, value)
+                    .map_err(|why| format!("{what}{why}"))?;
+            }
+            Ok(announced)
         }
         Err(failure) => Err(format!(
             "{what}failed its {} handshake: {}",

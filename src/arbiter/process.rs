@@ -2,6 +2,7 @@
 //! and killed with its whole group, then reaped, when dropped.
 
 use crate::arbiter::log::Log;
+use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::watchdog;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use nix::sys::signal::{Signal, killpg};
@@ -258,25 +259,36 @@ impl EngineProcess {
     }
 
     /// The UCI/UGI handshake and the options, then `isready`; each step within `timeout`.
+    /// Returns the options the engine announced (malformed `option` lines left out: `check`
+    /// reports those).
     pub fn handshake(
         &mut self,
         protocol: &str,
         options: &[(String, String)],
         timeout: Duration,
-    ) -> Result<(), HandshakeError> {
+    ) -> Result<Vec<EngineOption>, HandshakeError> {
         let ok = format!("{protocol}ok");
         let failed = |awaited: &str| {
             let awaited = awaited.to_string();
             move |error| HandshakeError { awaited, error }
         };
         self.send(protocol).map_err(failed(&ok))?;
-        self.wait_for(Instant::now() + timeout, |line| line.trim() == ok)
-            .map_err(failed(&ok))?;
+        let mut announced = Vec::new();
+        self.wait_for(Instant::now() + timeout, |line| {
+            if line.starts_with("option ")
+                && let Ok(option) = options::parse(line)
+            {
+                announced.push(option);
+            }
+            line.trim() == ok
+        })
+        .map_err(failed(&ok))?;
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))
                 .map_err(failed("readyok"))?;
         }
-        self.sync(timeout).map_err(failed("readyok"))
+        self.sync(timeout).map_err(failed("readyok"))?;
+        Ok(announced)
     }
 
     /// Why a step failed, in words: `no 'uciok' within 5 s` or `it exited (exit code 3) before

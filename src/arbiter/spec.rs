@@ -74,6 +74,20 @@ impl EngineSpec {
         options
     }
 
+    /// This engine with `extra` options set besides (or instead of) its own of the same names.
+    pub fn with_options<'a>(
+        &self,
+        extra: impl IntoIterator<Item = (&'a String, &'a String)>,
+    ) -> EngineSpec {
+        let mut spec = self.clone();
+        for (name, value) in extra {
+            spec.options
+                .retain(|(own, _)| !own.eq_ignore_ascii_case(name));
+            spec.options.push((name.clone(), value.clone()));
+        }
+        spec
+    }
+
     /// The command line, as a user would type it.
     pub fn command_line(&self) -> String {
         let mut words = vec![self.launch.command.clone()];

@@ -203,8 +203,9 @@ fn run_gui(
         ));
     }
     spec::make_names_unique(&mut engines);
-    let settings = gui::Settings {
+    let mut settings = gui::Settings {
         engines,
+        announced: Vec::new(),
         host: args.host,
         port: args.port,
         deadlines: Deadlines {
@@ -224,7 +225,7 @@ fn run_gui(
     if interrupted.load(Ordering::SeqCst) {
         return Ok(ExitCode::from(130));
     }
-    checked?;
+    settings.announced = checked?;
     gui::serve(settings, interrupted.clone())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,13 +2,24 @@
 //! too) and how it ended. It knows the rules, not the engines: the session asks those.
 
 use crate::arbiter::game::{Clocks, Opening, Termination, TimeControl};
+use crate::arbiter::options::{self, EngineOption};
 use crate::gui::tree::{Node, Variations};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{Capture, Opening as OpeningRule, Rules};
 use crate::square::Color;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+
+/// An engine the page may choose, with the options it announced at start.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    /// Its name, unique among the engines.
+    pub name: String,
+    /// What its handshake announced.
+    pub options: Vec<EngineOption>,
+}
 
 /// The longest stall limit, movetime or clock the page may ask for: a day.
 const DAY_MS: u64 = 86_400_000;
@@ -39,6 +50,10 @@ pub struct NewGame {
     /// the server's `--stall-timeout` when not given.
     #[serde(default)]
     pub stall_s: Option<u64>,
+    /// Options for Black's engine and White's (`{"Skill": "10"}`), on top of its `--engine`
+    /// ones; each must be one the engine announced, with a value it accepts.
+    #[serde(default)]
+    pub options: [BTreeMap<String, String>; 2],
 }
 
 /// The time control, as the page gives it.
@@ -118,7 +133,12 @@ pub struct Import {
 impl Import {
     /// The game the text records, every move checked, with a person on each side; numbered
     /// `number`. The error names the first move that cannot be played.
-    pub fn game(&self, number: u64, engines: &[String], stall: Duration) -> Result<Game, String> {
+    pub fn game(
+        &self,
+        number: u64,
+        engines: &[EngineInfo],
+        stall: Duration,
+    ) -> Result<Game, String> {
         let read = crate::arbiter::pgn::read(&self.text).map_err(|e| format!("import: {e}"))?;
         let (mut width, mut height) = (self.width, self.height);
         if let Some(board) = read.tag("Board") {
@@ -138,6 +158,7 @@ impl Import {
             time: TimeSetting::Movetime { ms: 1000 },
             fen: read.tag("FEN").map(str::to_string),
             stall_s: None,
+            options: Default::default(),
         };
         let mut game =
             Game::new(number, &new, engines, stall).map_err(|e| format!("import: {e}"))?;
@@ -304,7 +325,7 @@ impl Game {
     pub fn new(
         number: u64,
         new: &NewGame,
-        engines: &[String],
+        engines: &[EngineInfo],
         stall: Duration,
     ) -> Result<Game, String> {
         let opening: OpeningRule = new.opening.parse().map_err(|e| format!("opening: {e}"))?;
@@ -313,6 +334,22 @@ impl Game {
             player(&new.black, "black", engines)?,
             player(&new.white, "white", engines)?,
         ];
+        for ((player, options), side) in players.iter().zip(&new.options).zip(["black", "white"]) {
+            match player {
+                Player::Human if !options.is_empty() => {
+                    return Err(format!(
+                        "{side}: options are for engines, and a person plays {side}"
+                    ));
+                }
+                Player::Human => {}
+                Player::Engine { index, .. } => {
+                    for (name, value) in options {
+                        options::check_value(&engines[*index].options, name, value)
+                            .map_err(|why| format!("{side}: {why}"))?;
+                    }
+                }
+            }
+        }
         let time_control = new.time.time_control()?;
         let stall = match new.stall_s {
             None => stall,
@@ -499,11 +536,11 @@ impl Game {
 }
 
 /// The player `name` names for `side`: `human`, or one of `engines`.
-fn player(name: &str, side: &str, engines: &[String]) -> Result<Player, String> {
+fn player(name: &str, side: &str, engines: &[EngineInfo]) -> Result<Player, String> {
     if name == "human" {
         return Ok(Player::Human);
     }
-    match engines.iter().position(|e| e == name) {
+    match engines.iter().position(|e| e.name == name) {
         Some(engine) => Ok(Player::Engine {
             index: engine,
             name: name.to_string(),
@@ -513,7 +550,8 @@ fn player(name: &str, side: &str, engines: &[String]) -> Result<Player, String> 
             if engines.is_empty() {
                 "none configured".to_string()
             } else {
-                engines.join(", ")
+                let names: Vec<&str> = engines.iter().map(|e| e.name.as_str()).collect();
+                names.join(", ")
             }
         )),
     }
@@ -534,6 +572,7 @@ mod tests {
             time,
             fen: fen.map(str::to_string),
             stall_s: None,
+            options: Default::default(),
         }
     }
 

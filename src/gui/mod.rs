@@ -30,6 +30,8 @@ pub struct Settings {
     pub host: IpAddr,
     /// The port; 0 picks a free one.
     pub port: u16,
+    /// The options each engine announced at start, in the order of `engines`.
+    pub announced: Vec<Vec<crate::arbiter::options::EngineOption>>,
     /// The engines' deadlines.
     pub deadlines: Deadlines,
     /// `--log`.
@@ -52,7 +54,12 @@ pub fn serve(settings: Settings, interrupted: Arc<AtomicBool>) -> Result<(), Str
         let address = listener
             .local_addr()
             .map_err(|e| format!("cannot read the listening address: {e}"))?;
-        let (session, running) = session::start(settings.engines, settings.deadlines, settings.log);
+        let (session, running) = session::start(
+            settings.engines,
+            settings.announced,
+            settings.deadlines,
+            settings.log,
+        );
         crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
         if !address.ip().is_loopback() {
             eprintln!(

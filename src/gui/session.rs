@@ -5,9 +5,12 @@
 
 use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat, Termination};
 use crate::arbiter::log::Log;
+use crate::arbiter::options::EngineOption;
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
-use crate::gui::game::{Ended, Game, Import, NewGame, Player, TimeSetting, capitalised};
+use crate::gui::game::{
+    Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
+};
 use crate::gui::info::Live;
 use crate::gui::tree::Node;
 use crate::gui::view;
@@ -175,22 +178,37 @@ impl Drop for Running {
 
 /// Starts the session thread with `engines` (names unique) and a first game: a person as
 /// Black against the first engine on 8x8, one second a move.
-pub fn start(engines: Vec<EngineSpec>, deadlines: Deadlines, log: Log) -> (Session, Running) {
+pub fn start(
+    engines: Vec<EngineSpec>,
+    announced: Vec<Vec<EngineOption>>,
+    deadlines: Deadlines,
+    log: Log,
+) -> (Session, Running) {
     let (messages, inbox) = unbounded();
-    let names: Vec<String> = engines.iter().map(|e| e.launch.name.clone()).collect();
+    let roster: Vec<EngineInfo> = engines
+        .iter()
+        .zip(announced.into_iter().chain(std::iter::repeat(Vec::new())))
+        .map(|(spec, options)| EngineInfo {
+            name: spec.launch.name.clone(),
+            options,
+        })
+        .collect();
     let first = NewGame {
         width: 8,
         height: 8,
         opening: "traditional".into(),
         capture: "straight".into(),
         black: "human".into(),
-        white: names.first().cloned().unwrap_or_else(|| "human".into()),
+        white: roster
+            .first()
+            .map_or_else(|| "human".into(), |e| e.name.clone()),
         time: TimeSetting::Movetime { ms: 1000 },
         fen: None,
         stall_s: None,
+        options: Default::default(),
     };
-    let game = Game::new(1, &first, &names, deadlines.stall).expect("the first game is valid");
-    let mut core = Core::new(engines, names, deadlines, log, messages.clone(), game);
+    let game = Game::new(1, &first, &roster, deadlines.stall).expect("the first game is valid");
+    let mut core = Core::new(engines, roster, deadlines, log, messages.clone(), game);
     let state = watch::Sender::new(core.state_json());
     let live = watch::Sender::new(Arc::from("{}"));
     let session = Session {
@@ -217,7 +235,7 @@ struct EngineSeat {
 /// Everything the session thread owns.
 struct Core {
     engines: Vec<EngineSpec>,
-    names: Vec<String>,
+    roster: Vec<EngineInfo>,
     deadlines: Deadlines,
     log: Log,
     messages: Sender<Message>,
@@ -246,7 +264,7 @@ struct Core {
 impl Core {
     fn new(
         engines: Vec<EngineSpec>,
-        names: Vec<String>,
+        roster: Vec<EngineInfo>,
         deadlines: Deadlines,
         log: Log,
         messages: Sender<Message>,
@@ -254,7 +272,7 @@ impl Core {
     ) -> Core {
         let mut core = Core {
             engines,
-            names,
+            roster,
             deadlines,
             log,
             messages,
@@ -376,7 +394,7 @@ impl Core {
                 _ => Err(format!("delete: {node} is not a variation of this game")),
             },
             Request::Import(import) => {
-                let game = import.game(self.game.number + 1, &self.names, self.deadlines.stall)?;
+                let game = import.game(self.game.number + 1, &self.roster, self.deadlines.stall)?;
                 self.replace_game(game);
                 Ok(())
             }
@@ -437,7 +455,12 @@ impl Core {
     }
 
     fn new_game(&mut self, new: &NewGame) -> Result<(), String> {
-        let game = Game::new(self.game.number + 1, new, &self.names, self.deadlines.stall)?;
+        let game = Game::new(
+            self.game.number + 1,
+            new,
+            &self.roster,
+            self.deadlines.stall,
+        )?;
         self.replace_game(game);
         Ok(())
     }
@@ -460,16 +483,21 @@ impl Core {
 
     /// A seat, not yet started, for each side of the game an engine plays.
     fn engine_seats(&self) -> [Option<EngineSeat>; 2] {
-        self.game.players.clone().map(|player| match player {
-            Player::Engine { index, .. } => Some(EngineSeat {
-                seat: Some(Box::new(Seat::new(
-                    &self.engines[index],
-                    self.game.rules,
-                    self.log.clone(),
-                ))),
-                started: false,
-            }),
-            Player::Human => None,
+        let mut side = 0;
+        self.game.players.clone().map(|player| {
+            let options = &self.game.setup.options[side];
+            side += 1;
+            match player {
+                Player::Engine { index, .. } => Some(EngineSeat {
+                    seat: Some(Box::new(Seat::new(
+                        &self.engines[index].with_options(options),
+                        self.game.rules,
+                        self.log.clone(),
+                    ))),
+                    started: false,
+                }),
+                Player::Human => None,
+            }
         })
     }
 
@@ -528,7 +556,7 @@ impl Core {
             }
             return Ok(());
         };
-        let Some(engine) = self.names.iter().position(|e| *e == name) else {
+        let Some(engine) = self.roster.iter().position(|e| e.name == name) else {
             return Err(format!("analysis: '{name}' is not a configured engine"));
         };
         if let Some(node) = node.filter(|&node| self.game.position_at(node).is_none()) {
@@ -735,7 +763,7 @@ impl Core {
             game: self.game.number,
         });
         analyst.target = Some(target);
-        let who = format!("analysis: {}", self.names[analyst.engine]);
+        let who = format!("analysis: {}", self.roster[analyst.engine].name);
         self.show_live(Live::default(), who, side);
     }
 
@@ -845,7 +873,7 @@ impl Core {
         let shown = self.live_who.0.starts_with("analysis: ");
         if let Some(error) = error {
             analyst.wanted = false;
-            let name = &self.names[analyst.engine];
+            let name = &self.roster[analyst.engine].name;
             self.notice = Some(format!("Analysis by {name} failed: {error}"));
         }
         if shown {
@@ -903,14 +931,14 @@ impl Core {
             .as_ref()
             .filter(|a| a.wanted)
             .map(|a| view::AnalysisView {
-                engine: self.names[a.engine].clone(),
+                engine: self.roster[a.engine].name.clone(),
                 node: a.node.map(|node| node.to_string()),
                 waits: self.analysis_waits(),
             });
         view::state(&view::Context {
             version: self.version,
             game: &self.game,
-            engines: &self.names,
+            engines: &self.roster,
             thinking: self.thinking.as_ref().map(|(worker, _)| worker.side),
             running,
             analysis,

@@ -3,7 +3,7 @@
 
 use crate::arbiter::game::{self, GameRecord, TimeControl};
 use crate::arbiter::pgn;
-use crate::gui::game::{Game, NewGame, Player, capitalised};
+use crate::gui::game::{EngineInfo, Game, NewGame, Player, capitalised};
 use crate::gui::tree::Node;
 use crate::moves::Move;
 use crate::position::Position;
@@ -29,8 +29,8 @@ pub struct Context<'a> {
     pub version: u64,
     /// The game.
     pub game: &'a Game,
-    /// The configured engines' names.
-    pub engines: &'a [String],
+    /// The configured engines, with their options.
+    pub engines: &'a [EngineInfo],
     /// The side whose engine is thinking.
     pub thinking: Option<Color>,
     /// The side whose clock runs (an engine's or the person's), and for how long it has.
@@ -94,7 +94,7 @@ struct State<'a> {
     version: u64,
     game: u64,
     setup: &'a NewGame,
-    engines: &'a [String],
+    engines: &'a [EngineInfo],
     rules: Rules,
     players: [PlayerView; 2],
     time: String,

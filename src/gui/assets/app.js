@@ -397,6 +397,8 @@ function fillForm(setup) {
   $("capture").value = setup.capture;
   $("black").value = setup.black;
   $("white").value = setup.white;
+  drawOptions("black", setup.options[0]);
+  drawOptions("white", setup.options[1]);
   const time = setup.time;
   $("time-kind").value = time.kind;
   showTimeFields();
@@ -407,8 +409,43 @@ function fillForm(setup) {
   $("fen").value = setup.fen || "";
 }
 
+// The engine options a person may set for each side, when its engine announced them.
+const OFFERED_OPTIONS = ["Skill", "Threads", "Hash"];
+
+function engineInfo(name) { return state.engines.find((e) => e.name === name); }
+
+// Shows the offered options of the engine chosen for `side`, set to `values` or its defaults.
+function drawOptions(side, values = {}) {
+  const box = $("options-" + side);
+  box.replaceChildren();
+  const engine = state && engineInfo($(side).value);
+  if (!engine) return;
+  for (const option of engine.options) {
+    if (!OFFERED_OPTIONS.includes(option.name) || option.kind !== "spin") continue;
+    const label = document.createElement("label");
+    label.textContent = option.name + " ";
+    const input = document.createElement("input");
+    Object.assign(input, { type: "number", min: option.min, max: option.max, step: 1 });
+    input.dataset.option = option.name;
+    input.dataset.default = option.default;
+    input.value = values[option.name] ?? option.default;
+    input.title = `${option.name}: ${option.min} to ${option.max} (default ${option.default})`;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+
+// The options of `side` that differ from the engine's defaults.
+function chosenOptions(side) {
+  const chosen = {};
+  for (const input of $("options-" + side).querySelectorAll("input")) {
+    if (input.value !== input.dataset.default) chosen[input.dataset.option] = input.value;
+  }
+  return chosen;
+}
+
 function fillEngines() {
-  const names = state.engines;
+  const names = state.engines.map((e) => e.name);
   for (const id of ["black", "white", "analysis-engine"]) {
     const select = $(id);
     const wanted = (id === "analysis-engine" ? [] : ["human"]).concat(names);
@@ -416,6 +453,7 @@ function fillEngines() {
     const chosen = select.value;
     select.replaceChildren(...wanted.map((name) => new Option(name === "human" ? "Human" : name, name)));
     if (wanted.includes(chosen)) select.value = chosen;
+    if (id !== "analysis-engine") drawOptions(id);
   }
 }
 
@@ -525,13 +563,17 @@ function newGame(event) {
     time,
     fen: $("fen").value.trim() || null,
     stall_s: time.kind === "depth" ? Math.round(stall) : null,
+    options: [chosenOptions("black"), chosenOptions("white")],
   });
 }
 
 // After a game: the same again, or with the colours swapped.
 function rematch(swap) {
   const setup = { ...state.setup };
-  if (swap) [setup.black, setup.white] = [setup.white, setup.black];
+  if (swap) {
+    [setup.black, setup.white] = [setup.white, setup.black];
+    setup.options = [setup.options[1], setup.options[0]];
+  }
   startGame(setup);
 }
 
@@ -579,6 +621,8 @@ function connect() {
 
 $("new-game").addEventListener("submit", newGame);
 $("time-kind").addEventListener("change", () => showTimeFields(true));
+$("black").addEventListener("change", () => drawOptions("black"));
+$("white").addEventListener("change", () => drawOptions("white"));
 $("analyse").addEventListener("click", toggleAnalysis);
 $("stop-game").addEventListener("click", () => request("/api/stop"));
 $("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
