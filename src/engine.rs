@@ -60,6 +60,8 @@ struct Options {
     skill: u8,
     move_overhead: u64,
     ponder: bool,
+    /// How many best lines a search reports (`MultiPV`).
+    lines: usize,
     width: usize,
     height: usize,
     opening: Opening,
@@ -74,6 +76,7 @@ impl Default for Options {
             skill: skill::FULL,
             move_overhead: 10,
             ponder: false,
+            lines: 1,
             width: 8,
             height: 8,
             opening: Opening::Traditional,
@@ -83,12 +86,13 @@ impl Default for Options {
 }
 
 /// The `option` lines of the handshake.
-const OPTION_LINES: [&str; 9] = [
+const OPTION_LINES: [&str; 10] = [
     "option name Hash type spin default 16 min 1 max 65536",
     "option name Skill type spin default 20 min 0 max 20",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
+    "option name MultiPV type spin default 1 min 1 max 256",
     "option name Width type spin default 8 min 2 max 26",
     "option name Height type spin default 8 min 2 max 26",
     "option name Opening type combo default traditional var traditional var any",
@@ -113,6 +117,7 @@ impl Options {
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.hash_mb = spin("Hash", value, 1, 65536)? as usize,
             "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
+            "multipv" => self.lines = spin("MultiPV", value, 1, 256)? as usize,
             "skill" => self.skill = spin("Skill", value, 0, u64::from(skill::FULL))? as u8,
             "moveoverhead" | "move overhead" => {
                 self.move_overhead = spin("MoveOverhead", value, 0, 5000)?
@@ -488,7 +493,7 @@ impl EngineThread {
     /// at most [`exact::PROOF_SHARE`] of the budget counted from `started`. A win is reported
     /// as `score mate N`.
     fn attempt_proof(&mut self, go: &Go, overhead: Duration, started: Instant) -> Attempt {
-        if go.ponder || go.infinite {
+        if go.ponder || go.infinite || !go.search_moves.is_empty() {
             return Attempt::default();
         }
         let Some(budget) = search::budget(&self.position, &self.limits(go), overhead) else {
@@ -533,6 +538,7 @@ impl EngineThread {
             threads: self.options.threads,
             move_overhead: Duration::from_millis(self.options.move_overhead),
             skill: self.options.skill,
+            lines: self.options.lines,
         };
         // Exact play is full strength's alone.
         let attempt = if settings.skill == skill::FULL {
@@ -546,8 +552,33 @@ impl EngineThread {
             return;
         }
         let mut limits = self.limits(go);
-        let legal = self.position.legal_moves();
-        if !attempt.losing.is_empty() && attempt.losing.len() < legal.len() {
+        let mut legal = self.position.legal_moves();
+        if !go.search_moves.is_empty() {
+            let illegal: Vec<String> = go
+                .search_moves
+                .iter()
+                .filter(|mv| !legal.contains(mv))
+                .map(ToString::to_string)
+                .collect();
+            if !illegal.is_empty() {
+                self.output.line(&format!(
+                    "info string searchmoves: not legal here, left out: {}",
+                    illegal.join(" ")
+                ));
+            }
+            if illegal.len() < go.search_moves.len() {
+                legal.retain(|mv| go.search_moves.contains(mv));
+                limits.root_moves = legal.clone();
+            }
+        }
+        if !attempt.losing.is_empty()
+            && attempt
+                .losing
+                .iter()
+                .filter(|mv| legal.contains(mv))
+                .count()
+                < legal.len()
+        {
             // The search plays on among the moves not proven to lose.
             limits.root_moves = legal
                 .into_iter()
@@ -641,8 +672,11 @@ fn info_line(report: &Report) -> String {
     };
     let millis = report.elapsed.as_millis().max(1) as u64;
     let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
+    let multipv = report
+        .multipv
+        .map_or(String::new(), |rank| format!(" multipv {rank}"));
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} time {} hashfull {} pv {}",
         report.depth,
         report.seldepth,
         score,

@@ -43,6 +43,8 @@ pub struct Go {
     pub ponder: bool,
     /// Not a search: count moves this many plies deep (`go perft N`).
     pub perft: Option<u64>,
+    /// Search only these moves at the root (`searchmoves m1 m2 ...`); empty: all.
+    pub search_moves: Vec<Move>,
 }
 
 /// A UGI `query`.
@@ -108,6 +110,10 @@ pub enum GoError {
     MissingValue(String),
     /// A parameter whose value is not a whole number.
     BadNumber(String, String),
+    /// `searchmoves` with a word that is not a move.
+    BadMove(String, MoveError),
+    /// `searchmoves` with no move after it.
+    NoSearchMoves,
 }
 
 /// Why a `position` line was refused.
@@ -157,6 +163,12 @@ impl fmt::Display for CommandError {
             CommandError::Go(GoError::MissingValue(key)) => write!(f, "go: '{key}' needs a number"),
             CommandError::Go(GoError::BadNumber(key, text)) => {
                 write!(f, "go: '{key}' needs a whole number, not '{text}'")
+            }
+            CommandError::Go(GoError::BadMove(text, error)) => {
+                write!(f, "go: searchmoves: bad move '{text}': {error}")
+            }
+            CommandError::Go(GoError::NoSearchMoves) => {
+                write!(f, "go: searchmoves needs at least one move")
             }
             CommandError::Position(e) => match e {
                 PositionParseError::MissingStart => {
@@ -305,10 +317,43 @@ fn parse_position(tokens: &[&str]) -> Result<Command, PositionParseError> {
 }
 
 fn parse_go(tokens: &[&str]) -> Result<Go, GoError> {
+    const KEYWORDS: [&str; 14] = [
+        "infinite",
+        "ponder",
+        "btime",
+        "p1time",
+        "wtime",
+        "p2time",
+        "binc",
+        "p1inc",
+        "winc",
+        "p2inc",
+        "movestogo",
+        "movetime",
+        "depth",
+        "nodes",
+    ];
     let mut go = Go::default();
-    let mut iter = tokens.iter();
+    let mut iter = tokens.iter().peekable();
     while let Some(&key) = iter.next() {
         let slot = match key {
+            "searchmoves" => {
+                // The moves run to the next parameter, as in UCI.
+                while let Some(&&word) = iter.peek() {
+                    if KEYWORDS.contains(&word) || word == "perft" {
+                        break;
+                    }
+                    iter.next();
+                    let mv = word
+                        .parse()
+                        .map_err(|e| GoError::BadMove(word.chars().take(40).collect(), e))?;
+                    go.search_moves.push(mv);
+                }
+                if go.search_moves.is_empty() {
+                    return Err(GoError::NoSearchMoves);
+                }
+                continue;
+            }
             "infinite" => {
                 go.infinite = true;
                 continue;
@@ -382,6 +427,15 @@ mod tests {
             Ok(Some(Command::Query(Query::P1Turn)))
         );
         assert_eq!(parse("bench 5"), Ok(Some(Command::Bench(Some(5)))));
+        let go = parse("go searchmoves f5d5 d5 depth 4").unwrap();
+        assert_eq!(
+            go,
+            Some(Command::Go(Go {
+                search_moves: vec!["f5d5".parse().unwrap(), "d5".parse().unwrap()],
+                depth: Some(4),
+                ..Go::default()
+            }))
+        );
     }
 
     #[test]
@@ -391,6 +445,11 @@ mod tests {
             ("go depth", "go: 'depth' needs a number"),
             ("go depth x", "go: 'depth' needs a whole number, not 'x'"),
             ("go sideways", "go: unknown parameter 'sideways'"),
+            ("go searchmoves zz9", "go: searchmoves: bad move 'zz9'"),
+            (
+                "go searchmoves depth 3",
+                "searchmoves needs at least one move",
+            ),
             ("position", "expected 'startpos' or 'fen'"),
             ("position fen", "'fen' needs a position string"),
             ("position startpos d5", "expected 'moves', not 'd5'"),

@@ -235,3 +235,17 @@ fn check_arguments_are_checked() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cmd=PATH is missing"));
 }
+
+#[test]
+fn an_engine_whose_lines_all_start_alike_fails_multipv_and_others_skip_it() {
+    let (code, lines) = fixture("one-line");
+    expect(
+        &lines,
+        "multipv",
+        "FAIL",
+        &["the three lines start with", "the same move twice"],
+    );
+    assert_eq!(code, Some(1));
+    let (_, lines) = fixture("first");
+    expect(&lines, "multipv", "SKIP", &["announces no MultiPV option"]);
+}

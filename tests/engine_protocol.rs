@@ -27,6 +27,7 @@ fn uci_handshake_lists_every_option() {
         "Threads",
         "MoveOverhead",
         "Ponder",
+        "MultiPV",
         "Width",
         "Height",
         "Opening",
@@ -591,5 +592,62 @@ fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
     assert!(
         winning.contains(&bestmove(&lines).to_string()),
         "{lines:?} not in {winning:?}"
+    );
+}
+
+#[test]
+fn multipv_reports_ranked_lines_and_searchmoves_keeps_to_its_moves() {
+    let mut e = engine();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves d5 e5");
+    e.send("go depth 4");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let last_iteration: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last_iteration.len(), 3, "{lines:?}");
+    let mut firsts = Vec::new();
+    for (rank, line) in last_iteration.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", rank + 1)), "{line}");
+        firsts.push(
+            line.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap(),
+        );
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(
+        firsts.len(),
+        3,
+        "three different first moves: {last_iteration:?}"
+    );
+    let best = bestmove(&lines).split(' ').next().unwrap();
+    assert!(
+        last_iteration[0].contains(&format!(" pv {best}")),
+        "{lines:?}"
+    );
+    // searchmoves: only the moves given, illegal ones named and left out.
+    e.send("setoption name MultiPV value 1");
+    e.send("position startpos moves d5 e5");
+    e.send("go depth 3 searchmoves d7d5 a1a3");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "info string searchmoves: not legal here, left out: a1a3"),
+        "{lines:?}"
+    );
+    assert!(bestmove(&lines).starts_with("d7d5"), "{lines:?}");
+    e.send("go searchmoves");
+    assert!(
+        e.next_line()
+            .contains("searchmoves needs at least one move")
     );
 }

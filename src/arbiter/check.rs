@@ -78,7 +78,7 @@ fn quote(line: &str) -> String {
 }
 
 /// Every check, in the order of the report.
-pub const CHECKS: [&str; 16] = [
+pub const CHECKS: [&str; 17] = [
     "handshake",
     "options",
     "isready",
@@ -91,6 +91,7 @@ pub const CHECKS: [&str; 16] = [
     "clock",
     "isready-in-search",
     "stop",
+    "multipv",
     "ugi",
     "bad-input",
     "output",
@@ -265,6 +266,8 @@ struct Announced {
     height: Option<(u8, u8, u8)>,
     openings: Vec<Opening>,
     captures: Vec<Capture>,
+    /// The engine announced a `MultiPV` spin that allows several lines.
+    multipv: bool,
 }
 
 impl Announced {
@@ -289,6 +292,7 @@ impl Announced {
                 .iter()
                 .filter_map(|v| v.parse().ok())
                 .collect(),
+            multipv: find("MultiPV").is_some_and(|o| o.kind == "spin" && o.max >= Some(3)),
         }
     }
 
@@ -616,6 +620,7 @@ impl Checker<'_> {
         self.positions(report);
         self.limits(report);
         self.infinite(report);
+        self.multipv(report);
         self.ugi(report);
         self.bad_input(report);
         self.output(report);
@@ -853,6 +858,76 @@ impl Checker<'_> {
                 seen.push(format!("{millis} ms on the clock: {} ms", took.as_millis()));
             }
             Ok(seen.join(", "))
+        });
+    }
+
+    /// With `MultiPV` announced: three lines at once, each ranked (`multipv 1` to `3`) with a
+    /// different first move, and `go searchmoves` kept to the moves given.
+    fn multipv(&mut self, report: &mut impl FnMut(&CheckResult)) {
+        if !self.announced.multipv {
+            let why = "the engine announces no MultiPV option (of 3 lines or more)".to_string();
+            return self.record("multipv", Outcome::Skip, why, report);
+        }
+        let timeout = self.settings.timeout;
+        self.on_engine("multipv", report, |s, announced| {
+            let (_, moves, position) = opening_line(announced.default_rules());
+            let legal = position.legal_moves();
+            if legal.len() < 3 {
+                return Ok("skipped: no position with three moves".to_string());
+            }
+            s.send("setoption name MultiPV value 3")?;
+            let command = position_command(&position, &moves, false);
+            s.send(&command)?;
+            let go = "go movetime 300";
+            s.send(go)?;
+            let mut first_moves: [Option<String>; 3] = Default::default();
+            let sent = format!("sent \"setoption name MultiPV value 3\", \"{command}\", \"{go}\"");
+            let best = loop {
+                let (line, _) = s.expect(go, "bestmove", timeout + Duration::from_millis(300), |l| {
+                    is_bestmove(l) || l.starts_with("info ")
+                })?;
+                if is_bestmove(&line) {
+                    break line.split_whitespace().nth(1).unwrap_or("").to_string();
+                }
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let field = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
+                if let (Some(rank), Some(first)) = (field("multipv"), field("pv"))
+                    && let Ok(rank @ 1..=3) = rank.parse::<usize>()
+                {
+                    first_moves[rank - 1] = Some(first.to_string());
+                }
+            };
+            legal_in(&position, &best, &sent)?;
+            let ranked: Vec<String> = first_moves.iter().flatten().cloned().collect();
+            if ranked.len() < 3 {
+                return Err(format!(
+                    "{sent}: info lines came with multipv {} only (expected 1, 2 and 3)",
+                    if ranked.is_empty() { "none".to_string() } else { (1..=ranked.len()).map(|r| r.to_string()).collect::<Vec<_>>().join(", ") }
+                ));
+            }
+            for first in &ranked {
+                legal_in(&position, first, &format!("{sent}: a line's first move"))?;
+            }
+            if ranked[0] == ranked[1] || ranked[1] == ranked[2] || ranked[0] == ranked[2] {
+                return Err(format!(
+                    "{sent}: the three lines start with {}: the same move twice",
+                    ranked.join(", ")
+                ));
+            }
+            s.send("setoption name MultiPV value 1")?;
+            let chosen = [legal[legal.len() - 1], legal[legal.len() - 2]];
+            let go = format!("go movetime 100 searchmoves {} {}", chosen[0], chosen[1]);
+            s.send(&command)?;
+            let (searched, _) = s.go(&go, timeout + Duration::from_millis(100))?;
+            if !chosen.iter().any(|mv| mv.to_string() == searched) {
+                return Err(format!(
+                    "sent \"{command}\", \"{go}\": got bestmove {searched}, not one of the moves given"
+                ));
+            }
+            Ok(format!(
+                "lines start with {}; {go}: bestmove {searched}",
+                ranked.join(", ")
+            ))
         });
     }
 

@@ -65,6 +65,8 @@ pub struct Report {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Its rank among the lines of a multi-line search (1 the best); `None` with one line.
+    pub multipv: Option<u32>,
 }
 
 /// The result of a search.
@@ -105,6 +107,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// 0 (weakest) to [`skill::FULL`] (full strength); see [`skill`].
     pub skill: u8,
+    /// The number of best lines searched and reported (the `MultiPV` option), at least 1.
+    pub lines: usize,
 }
 
 /// Searches `position` within `limits`, calling `report` after each finished iteration. Time
@@ -139,6 +143,7 @@ pub fn search_to_depth(position: &Position, depth: u32, tt: &Table, flags: &Flag
         threads: 1,
         move_overhead: Duration::ZERO,
         skill: skill::FULL,
+        lines: 1,
     };
     search(
         position,
@@ -212,6 +217,8 @@ impl BoardVisitor for RootSearch<'_> {
             let mut outcome = if level < skill::FULL {
                 let max_depth = max_depth.min(skill::depth_limit(level));
                 searcher.skilled(board, max_depth, level, self.report)
+            } else if self.settings.lines > 1 {
+                searcher.iterate_lines(board, max_depth, self.settings.lines, self.report)
             } else {
                 searcher.iterate(board, max_depth, 1, self.report)
             };
@@ -239,6 +246,8 @@ struct Searcher<'a> {
     helper_stop: Option<&'a AtomicBool>,
     /// The root moves searched; empty: all of them.
     root_moves: &'a [Move],
+    /// Root moves left out of this search (the better lines of a multi-line search).
+    excluded: Vec<Move>,
     budget: Option<Budget>,
     node_limit: Option<u64>,
     start: Instant,
@@ -259,6 +268,7 @@ impl<'a> Searcher<'a> {
             total_nodes,
             helper_stop: None,
             root_moves: &[],
+            excluded: Vec::new(),
             budget: None,
             node_limit: None,
             start,
@@ -310,6 +320,18 @@ impl<'a> Searcher<'a> {
         pv: Vec<Move>,
         report: &mut dyn FnMut(&Report),
     ) {
+        self.report_line(depth, score, pv, None, report);
+    }
+
+    /// Reports line `multipv` of a finished iteration (`None`: the only line).
+    fn report_line(
+        &mut self,
+        depth: u32,
+        score: i32,
+        pv: Vec<Move>,
+        multipv: Option<u32>,
+        report: &mut dyn FnMut(&Report),
+    ) {
         self.flush_nodes();
         report(&Report {
             depth,
@@ -319,6 +341,7 @@ impl<'a> Searcher<'a> {
             elapsed: self.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
             pv,
+            multipv,
         });
     }
 
@@ -358,6 +381,58 @@ impl<'a> Searcher<'a> {
             self.report_iteration(depth, score, pv, report);
             let proven = score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs();
             if self.stopped || self.past_soft_limit() || (proven && self.budget.is_some()) {
+                break;
+            }
+        }
+        outcome
+    }
+
+    /// Iterative deepening of the `lines` best root moves: each iteration searches the root
+    /// once per line, leaving out the moves of the lines found before, and reports every line
+    /// (best first) once the iteration is complete.
+    fn iterate_lines<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        max_depth: u32,
+        lines: usize,
+        report: &mut dyn FnMut(&Report),
+    ) -> Outcome {
+        let moves = self.root_legal_moves(board);
+        let lines = lines.min(moves.len());
+        let mut outcome = Outcome {
+            best: moves.first().copied(),
+            ..Outcome::default()
+        };
+        let mut guesses = vec![0; lines];
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
+            self.excluded.clear();
+            for guess in guesses.iter().take(lines) {
+                let score = self.aspiration(board, depth as i32, *guess);
+                if self.stopped {
+                    break;
+                }
+                let pv = self.pv[0].clone();
+                let Some(&first) = pv.first() else { break };
+                self.excluded.push(first);
+                found.push((score, pv));
+            }
+            self.excluded.clear();
+            if found.len() < lines && depth > 1 {
+                break;
+            }
+            found.sort_by_key(|(score, _)| -score);
+            guesses = found.iter().map(|(score, _)| *score).collect();
+            guesses.resize(lines, 0);
+            if let Some((_, pv)) = found.first() {
+                outcome.best = pv.first().copied().or(outcome.best);
+                outcome.ponder = pv.get(1).copied();
+            }
+            for (rank, (score, pv)) in found.into_iter().enumerate() {
+                self.report_line(depth, score, pv, Some(rank as u32 + 1), report);
+            }
+            if self.stopped || self.past_soft_limit() {
                 break;
             }
         }
@@ -506,6 +581,9 @@ impl<'a> Searcher<'a> {
         if ply == 0 && !self.root_moves.is_empty() {
             order.retain(|&(_, i)| self.root_moves.contains(&moves[i]));
         }
+        if ply == 0 && !self.excluded.is_empty() {
+            order.retain(|&(_, i)| !self.excluded.contains(&moves[i]));
+        }
         order.sort_unstable();
 
         let original_alpha = alpha;
@@ -616,6 +694,7 @@ mod tests {
             threads: 2,
             move_overhead: Duration::ZERO,
             skill: skill::FULL,
+            lines: 1,
         };
         let legal = position.legal_moves();
         assert!(legal.len() > 2);
