@@ -934,3 +934,62 @@ fn each_sides_engine_options_are_checked_and_set() {
         "the engine was not told its skill"
     );
 }
+
+#[test]
+fn analysis_shows_several_lines_when_the_engine_has_multipv() {
+    let tag = "gui-lines-tag";
+    let server = Server::start(&[engine_spec("engine"), fixture("first", tag)]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(6, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    for mv in ["d3", "d4"] {
+        server.post("/api/move", &format!(r#"{{"move":"{mv}"}}"#));
+    }
+    let refused = server.post("/api/analysis", r#"{"engine":"first","lines":3}"#);
+    assert_eq!(refused.status, 422);
+    assert!(
+        refused.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("first announces no MultiPV option"),
+        "{}",
+        refused.body
+    );
+    let too_many = server.post("/api/analysis", r#"{"engine":"engine","lines":9}"#);
+    assert!(
+        too_many.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("lines must be 1 to 5")
+    );
+    let on = server.post("/api/analysis", r#"{"engine":"engine","lines":3}"#);
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert_eq!(on.body["analysis"]["lines"], 3);
+    assert!(
+        eventually(Duration::from_secs(20), || {
+            let live = server.get("/api/live");
+            live["node"] == "m2" && live["lines"].as_array().is_some_and(|l| l.len() == 3)
+        }),
+        "{}",
+        server.get("/api/live")
+    );
+    // The graph of the game keeps the score of the analysed game position, for Black.
+    let scored = |state: &Value| {
+        let chances = state["chances"].as_array().unwrap().clone();
+        chances
+            .iter()
+            .find(|c| c[0] == 2)
+            .and_then(|c| c[1].as_f64())
+    };
+    assert!(
+        eventually(Duration::from_secs(10), || scored(&server.state())
+            .is_some()),
+        "{}",
+        server.state()
+    );
+    let chance = scored(&server.state()).unwrap();
+    assert!((0.0..=1.0).contains(&chance), "{chance}");
+    server.post("/api/analysis", r#"{"engine":null}"#);
+}

@@ -282,6 +282,13 @@ async fn a_person_plays_the_engine_by_clicking() {
         .sum();
     assert_eq!(stones, expected);
 
+    // The engine's scores of the game's positions make the graph over the game.
+    assert_eq!(
+        js(&browser, "return document.getElementById('graph').hidden;").await,
+        false
+    );
+    assert_eq!(all(&browser, "#graph .curve").await.len(), 1);
+
     // Stepping back through the game shows earlier positions.
     click(&browser, "#first").await;
     until(&browser, "the start position", || async {
@@ -692,6 +699,48 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
         server.state()["moves"],
         serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
     );
+
+    // Analysis of three lines: each listed, the best drawn as an arrow, the bar filled.
+    choose(&one, "analysis-lines", "3").await;
+    click(&one, "#analyse").await;
+    until(&one, "three lines", || async {
+        (all(&one, "#live-lines li").await.len() == 3).then_some(())
+    })
+    .await;
+    until(&one, "the best move's arrow", || async {
+        let arrows = all(&one, "#board .arrow, #board .arrow-ring").await;
+        (!arrows.is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(
+        js(&one, "return document.getElementById('eval-bar').hidden;").await,
+        false
+    );
+    assert!(
+        text(&one, "#score-unit")
+            .await
+            .contains("Scores are for Black")
+    );
+    if let Some(path) = std::env::var_os("KONANE_ANALYSIS_SCREENSHOT") {
+        std::fs::write(path, one.screenshot().await.unwrap()).unwrap();
+    }
+    // Hiding engine output hides the lines, the arrow and the bar.
+    click(&one, "#show-engine").await;
+    assert!(
+        all(&one, "#board .arrow, #board .arrow-ring")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        js(
+            &one,
+            "return document.getElementById('eval-bar').hidden && document.getElementById('live').hidden;"
+        )
+        .await,
+        true
+    );
+    click(&one, "#show-engine").await;
+    click(&one, "#analyse").await;
 
     // The server stops: every page says so; it starts again: they reconnect.
     assert_eq!(server.stop(), Some(0));

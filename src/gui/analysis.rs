@@ -37,6 +37,8 @@ pub struct Analyst {
     pub wanted: bool,
     /// The position analysed; `None` follows the game's last position.
     pub node: Option<crate::gui::tree::Node>,
+    /// How many best lines it reports.
+    pub lines: usize,
 }
 
 impl Analyst {

@@ -344,9 +344,9 @@ async fn position(
     answer(session.position(node).await)
 }
 
-/// `{"engine": "name", "ply": 3}` to analyse the game's position after 3 plies, `"node":
-/// "v2"` a variation's (neither: the game's last position, followed as it goes on);
-/// `{"engine": null}` to stop.
+/// `{"engine": "name", "ply": 3, "lines": 3}` to analyse the game's position after 3 plies
+/// (`"node": "v2"` a variation's; neither: the game's last position, followed as it goes on)
+/// with 3 lines at once (1 when not given); `{"engine": null}` to stop.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AnalysisBody {
@@ -355,6 +355,8 @@ struct AnalysisBody {
     ply: Option<usize>,
     #[serde(default)]
     node: Option<String>,
+    #[serde(default)]
+    lines: Option<usize>,
 }
 
 async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
@@ -379,6 +381,7 @@ async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Byte
     let request = Request::Analyse {
         engine: parsed.engine,
         node,
+        lines: parsed.lines,
     };
     answer(session.ask(request).await)
 }

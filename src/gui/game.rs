@@ -316,6 +316,8 @@ pub struct Game {
     pub ended: Option<Ended>,
     /// Moves tried from its positions without changing it.
     pub variations: Variations,
+    /// Black's chance to win at each game position an engine has scored (by ply).
+    pub chances: BTreeMap<usize, f64>,
 }
 
 impl Game {
@@ -397,6 +399,7 @@ impl Game {
             person_since: None,
             ended: start.winner().map(Ended::no_move),
             variations: Variations::default(),
+            chances: BTreeMap::new(),
         })
     }
 
@@ -483,6 +486,8 @@ impl Game {
         self.ended = None;
         self.person_since = None;
         self.variations.cut_after(self.moves.len());
+        let plies = self.moves.len();
+        self.chances.retain(|&ply, _| ply <= plies);
     }
 
     /// The game's last position, as a node.

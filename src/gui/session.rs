@@ -29,6 +29,12 @@ const NO_VIEWER_GRACE: Duration = Duration::from_secs(2);
 /// The answer to anything asked of a session that is ending.
 const SHUTTING_DOWN: &str = "the server is shutting down";
 
+/// How often new engine scores of the game's positions are published, at most.
+const SCORES_EVERY: Duration = Duration::from_secs(1);
+
+/// The most lines the analysis shows at once.
+const MAX_LINES: usize = 5;
+
 /// How often the session thread looks at the clock when no message comes.
 const TICK: Duration = Duration::from_millis(100);
 
@@ -49,12 +55,15 @@ pub enum Request {
         node: Option<Node>,
     },
     /// Analyse with this engine until told otherwise (`None` stops): the position at `node`,
-    /// or the game's last position, followed as it goes on, when `node` is `None`.
+    /// or the game's last position, followed as it goes on, when `node` is `None`; `lines`
+    /// best lines at once (the engine's `MultiPV`).
     Analyse {
         /// The engine's name.
         engine: Option<String>,
         /// The position analysed.
         node: Option<Node>,
+        /// How many lines, 1 when `None`.
+        lines: Option<usize>,
     },
     /// Delete a variation move and every move after it.
     DeleteVariation(Node),
@@ -248,9 +257,13 @@ struct Core {
     next_token: u64,
     live: Live,
     /// Who the live figures are of, and the side to move in their position.
-    live_who: (String, crate::square::Color),
+    live_who: (String, crate::square::Color, Node),
     /// The live figures changed in a way no engine line reported (a search ended).
     live_changed: bool,
+    /// An engine line scored a game position since the state was last published.
+    scores_changed: bool,
+    /// When the state was last published.
+    published: Instant,
     viewers: usize,
     empty_since: Option<Instant>,
     paused: bool,
@@ -283,8 +296,10 @@ impl Core {
             analyst: None,
             next_token: 0,
             live: Live::default(),
-            live_who: (String::new(), crate::square::Color::Black),
+            live_who: (String::new(), crate::square::Color::Black, Node::Main(0)),
             live_changed: false,
+            scores_changed: false,
+            published: Instant::now(),
             viewers: 0,
             empty_since: None,
             paused: false,
@@ -351,12 +366,15 @@ impl Core {
             // The clocks and the pages are looked at after every message: a stream of
             // engine lines must not keep a person's flag from falling.
             changed |= self.tick();
+            // New scores reach the game's graph at most once a second.
+            changed |= self.scores_changed && self.published.elapsed() >= SCORES_EVERY;
             if changed {
                 self.step();
                 state.send_replace(self.state_json());
             }
             if std::mem::take(&mut self.live_changed) {
-                live.send_replace(self.live.json(&self.live_who.0, self.live_who.1));
+                let (who, side, node) = &self.live_who;
+                live.send_replace(self.live.json(who, *side, &node.to_string()));
             }
         }
         self.finish(inbox);
@@ -388,7 +406,11 @@ impl Core {
         match request {
             Request::New(new) => self.new_game(&new),
             Request::Move { text, ply, node } => self.person_move(&text, ply, node),
-            Request::Analyse { engine, node } => self.analyse(engine, node),
+            Request::Analyse {
+                engine,
+                node,
+                lines,
+            } => self.analyse(engine, node, lines.unwrap_or(1)),
             Request::DeleteVariation(node) => match node {
                 Node::Side(id) if self.game.variations.remove(id) => Ok(()),
                 _ => Err(format!("delete: {node} is not a variation of this game")),
@@ -447,9 +469,9 @@ impl Core {
         self.game.charge_person(false);
         self.game.take_back();
         self.show_live(
-            Live::default(),
             String::new(),
             self.game.current().side_to_move(),
+            self.game.end(),
         );
         Ok(())
     }
@@ -474,9 +496,9 @@ impl Core {
         self.game = game;
         self.seats = self.engine_seats();
         self.show_live(
-            Live::default(),
             String::new(),
             self.game.current().side_to_move(),
+            self.game.end(),
         );
         self.paused = false;
     }
@@ -548,7 +570,12 @@ impl Core {
         Ok(())
     }
 
-    fn analyse(&mut self, engine: Option<String>, node: Option<Node>) -> Result<(), String> {
+    fn analyse(
+        &mut self,
+        engine: Option<String>,
+        node: Option<Node>,
+        lines: usize,
+    ) -> Result<(), String> {
         let Some(name) = engine else {
             match &mut self.analyst {
                 Some(analyst) => analyst.wanted = false,
@@ -568,8 +595,24 @@ impl Core {
                 Node::Side(_) => format!("analysis: {node} is not a variation of this game"),
             });
         }
+        let multipv = self.roster[engine]
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("MultiPV"));
+        let most = multipv.and_then(|o| o.max).unwrap_or(1).max(1) as usize;
+        if !(1..=most.min(MAX_LINES)).contains(&lines) {
+            return Err(match multipv {
+                None if lines > 1 => {
+                    format!("analysis: {name} announces no MultiPV option, so it shows one line")
+                }
+                _ => format!(
+                    "analysis: lines must be 1 to {}, not {lines}",
+                    most.min(MAX_LINES)
+                ),
+            });
+        }
         match &mut self.analyst {
-            Some(analyst) if analyst.engine == engine => {
+            Some(analyst) if analyst.engine == engine && analyst.lines == lines => {
                 analyst.wanted = true;
                 analyst.node = node;
             }
@@ -577,14 +620,23 @@ impl Core {
                 if let Some(old) = self.analyst.take() {
                     old.retire();
                 }
-                let spec = &self.engines[engine];
+                let mut spec = self.engines[engine].clone();
+                if let Some(option) = multipv {
+                    let setting = (option.name.clone(), lines.to_string());
+                    spec = spec.with_options([(&setting.0, &setting.1)]);
+                }
                 self.analyst = Some(Analyst {
                     engine,
-                    seat: Some(Box::new(Seat::new(spec, self.game.rules, self.log.clone()))),
+                    seat: Some(Box::new(Seat::new(
+                        &spec,
+                        self.game.rules,
+                        self.log.clone(),
+                    ))),
                     worker: None,
                     target: None,
                     wanted: true,
                     node,
+                    lines,
                 });
             }
         }
@@ -688,7 +740,7 @@ impl Core {
         });
         let name = self.game.players[side.index()].name();
         let who = format!("{name} ({})", capitalised(side));
-        self.show_live(Live::default(), who, side);
+        self.show_live(who, side, self.game.end());
         let game = self.game.number;
         self.thinking = Some((
             Worker {
@@ -764,13 +816,13 @@ impl Core {
         });
         analyst.target = Some(target);
         let who = format!("analysis: {}", self.roster[analyst.engine].name);
-        self.show_live(Live::default(), who, side);
+        self.show_live(who, side, node);
     }
 
-    /// Shows `live` as the figures of `who`, whose position has `side` to move.
-    fn show_live(&mut self, live: Live, who: String, side: crate::square::Color) {
-        self.live = live;
-        self.live_who = (who, side);
+    /// Starts the figures of a search by `who` of `node`, whose position has `side` to move.
+    fn show_live(&mut self, who: String, side: crate::square::Color, node: Node) {
+        self.live = Live::new(side);
+        self.live_who = (who, side, node);
         self.live_changed = true;
     }
 
@@ -801,6 +853,11 @@ impl Core {
             .is_some_and(|w| w.token == token);
         if (thinking || analysing) && self.live.update(line) {
             self.live_changed = true;
+            // The game's graph keeps the newest score of each of its positions.
+            if let (Node::Main(ply), Some(chance)) = (self.live_who.2, self.live.black_chance()) {
+                self.game.chances.insert(ply, chance);
+                self.scores_changed = true;
+            }
         }
     }
 
@@ -920,6 +977,8 @@ impl Core {
 
     fn state_json(&mut self) -> Arc<str> {
         self.version += 1;
+        self.scores_changed = false;
+        self.published = Instant::now();
         let side = self.game.current().side_to_move();
         let running = match (&self.thinking, self.game.person_since) {
             (Some((worker, since)), _) => Some((worker.side, since.elapsed())),
@@ -933,6 +992,7 @@ impl Core {
             .map(|a| view::AnalysisView {
                 engine: self.roster[a.engine].name.clone(),
                 node: a.node.map(|node| node.to_string()),
+                lines: a.lines,
                 waits: self.analysis_waits(),
             });
         view::state(&view::Context {

@@ -50,6 +50,8 @@ pub struct AnalysisView {
     pub engine: String,
     /// The analysed position (`m3`, `v2`); `None` follows the game's last position.
     pub node: Option<String>,
+    /// How many best lines it shows.
+    pub lines: usize,
     /// Why the analysis waits, while it does (it resumes by itself).
     pub waits: Option<String>,
 }
@@ -101,6 +103,9 @@ struct State<'a> {
     start: String,
     moves: Vec<String>,
     variations: Vec<BranchView>,
+    /// Black's chance to win at each of the game's positions that an engine scored: `[ply,
+    /// chance]`.
+    chances: Vec<(usize, f64)>,
     shown: Shown,
     legal: Vec<LegalMove>,
     why_not: Option<String>,
@@ -256,6 +261,7 @@ pub fn state(context: &Context) -> Arc<str> {
                 ply: branch.ply,
             })
             .collect(),
+        chances: game.chances.iter().map(|(ply, c)| (*ply, *c)).collect(),
         shown: shown(game.current(), game.moves.last().copied()),
         legal,
         why_not,

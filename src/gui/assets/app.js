@@ -15,6 +15,7 @@ let receivedAt = 0;     // when (performance.now()) it came, for the running clo
 let viewNode = null;    // the position shown when stepping back ("m3", "v2"); null follows the game
 let viewed = null;      // that position, as the server sent it (with its legal moves)
 let viewAsked = 0;      // counts position requests, so that a late answer is dropped
+let viewing = null;     // the node a request is on its way to: steps count from there
 let formGame = null;    // the game the form shows
 let selected = null;    // the square of the stone the person chose
 let flipped = false;    // White's side at the bottom
@@ -73,6 +74,8 @@ function whyNot() {
 }
 // The node shown: the game's last position when following.
 function currentNode() { return following() ? `m${state.moves.length}` : viewNode; }
+// Where the next step starts: the node on its way, if a step is still loading.
+function stepFrom() { return viewing || currentNode(); }
 function branch(id) { return state.variations.find((b) => b.id === id); }
 function replies(node) { return state.variations.filter((b) => b.parent === node); }
 function nodeExists(node) {
@@ -130,6 +133,7 @@ function drawBoard() {
     const [, row] = cell(0, rank);
     node("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2, class: "coord" }, board).textContent = String(rank + 1);
   }
+  drawArrow();
   fitBoard();
 }
 
@@ -367,6 +371,7 @@ function draw() {
   const analyse = $("analyse");
   analyse.textContent = analysis ? "Stop analysis" : "Analyse";
   analyse.classList.toggle("on", Boolean(analysis));
+  if (analysis) $("analysis-lines").value = String(analysis.lines);
   $("analysis-note").textContent = analysis && analysis.waits ? `Waits: ${analysis.waits}.` : "";
   const person = state.players.some((p) => !p.engine);
   $("stop-game").disabled = Boolean(state.result);
@@ -375,6 +380,7 @@ function draw() {
   $("again").hidden = !state.result;
   $("swap").hidden = !state.result;
   $("fen-out").value = position.fen;
+  drawEngineMarks();
 }
 
 function show(next) {
@@ -457,11 +463,26 @@ function fillEngines() {
   }
 }
 
+// A score as the engine gives it (for the side to move) turned to Black's side.
+function forBlack(score, side) {
+  if (!score || side === "black") return score;
+  if (score.startsWith("mate ")) return "mate " + -Number(score.slice(5));
+  const cp = -Number(score);
+  return (cp >= 0 ? "+" : "") + cp;
+}
+
+function percent(chance) { return `${Math.round(chance * 100)} %`; }
+
 function showLive(live) {
   lastLive = live;
   const box = $("live");
   box.classList.toggle("ended", Boolean(live.ended));
-  if (!live.who) { $("live-who").textContent = ""; $("live-figures").textContent = ""; $("live-pv").textContent = ""; return; }
+  $("live-lines").replaceChildren();
+  if (!live.who) {
+    $("live-who").textContent = ""; $("live-figures").textContent = ""; $("live-pv").textContent = "";
+    drawEngineMarks();
+    return;
+  }
   $("live-who").textContent = live.who;
   if (live.ended) {
     const mark = document.createElement("span");
@@ -471,12 +492,98 @@ function showLive(live) {
   }
   const parts = [];
   if (live.depth !== null && live.depth !== undefined) parts.push(`depth ${live.depth}${live.seldepth ? "/" + live.seldepth : ""}`);
-  if (live.score) parts.push(`score ${live.score} for ${capitalised(live.side)}`);
+  if (live.score) {
+    const chance = live.black_chance === null || live.black_chance === undefined ? "" : ` (Black ${percent(live.black_chance)})`;
+    parts.push(`score ${forBlack(live.score, live.side)}${chance}`);
+  }
   if (live.nodes !== null && live.nodes !== undefined) parts.push(`nodes ${live.nodes.toLocaleString("en")}`);
   if (live.nps !== null && live.nps !== undefined) parts.push(`${(live.nps / 1000).toFixed(0)} kn/s`);
   if (live.text) parts.push(live.text);
   $("live-figures").textContent = parts.join(" \u00b7 ");
-  $("live-pv").textContent = live.pv ? "pv " + live.pv : "";
+  const lines = live.lines || [];
+  $("live-pv").textContent = live.pv && lines.length < 2 ? "pv " + live.pv : "";
+  if (lines.length > 1) {
+    for (const line of lines) {
+      const item = document.createElement("li");
+      item.className = "live-line";
+      item.textContent = `${forBlack(line.score, live.side) || "?"}  ${line.pv}`;
+      $("live-lines").appendChild(item);
+    }
+  }
+  drawEngineMarks();
+}
+
+// The engine's figures that are about the position shown, if any.
+function liveHere() {
+  if (!state || !lastLive.who || lastLive.node !== currentNode() || !$("show-engine").checked) return null;
+  return lastLive;
+}
+
+// The evaluation bar, the graph over the game and the best move's arrow.
+function drawEngineMarks() {
+  if (!state) return;
+  drawArrow();
+  const shownEngine = $("show-engine").checked;
+  const here = liveHere();
+  const node = currentNode();
+  let chance = here && here.black_chance !== null && here.black_chance !== undefined ? here.black_chance : null;
+  if (chance === null && node.startsWith("m")) {
+    const known = state.chances.find(([ply]) => `m${ply}` === node);
+    if (known) chance = known[1];
+  }
+  const bar = $("eval-bar");
+  bar.hidden = !shownEngine || chance === null;
+  if (chance !== null) {
+    $("eval-fill").style.height = `${chance * 100}%`;
+    $("eval-text").textContent = percent(chance);
+    bar.title = `Black's chance to win: ${percent(chance)}`;
+  }
+  drawGraph(shownEngine);
+}
+
+function drawGraph(shownEngine) {
+  const graph = $("graph");
+  const plies = state.moves.length;
+  graph.hidden = !shownEngine || state.chances.length < 2 || plies < 1;
+  if (graph.hidden) return;
+  const width = 300, height = 80;
+  graph.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  graph.setAttribute("preserveAspectRatio", "none");
+  graph.replaceChildren();
+  const x = (ply) => (ply / plies) * width;
+  const y = (chance) => (1 - chance) * height;
+  node("line", { x1: 0, x2: width, y1: height / 2, y2: height / 2, class: "half" }, graph);
+  const points = state.chances.map(([ply, chance]) => `${x(ply).toFixed(1)},${y(chance).toFixed(1)}`);
+  const first = state.chances[0][0], last = state.chances[state.chances.length - 1][0];
+  node("polygon", { points: `${x(first)},${height} ${points.join(" ")} ${x(last)},${height}`, class: "area" }, graph);
+  node("polyline", { points: points.join(" "), class: "curve" }, graph);
+  const current = currentNode();
+  if (current.startsWith("m")) {
+    const at = x(Number(current.slice(1)));
+    node("line", { x1: at, x2: at, y1: 0, y2: height, class: "here" }, graph);
+  }
+}
+
+// The first move of the engine's best line on the position shown, drawn on the board.
+function drawArrow() {
+  const board = $("board");
+  const old = board.querySelector(".arrow-layer");
+  if (old) old.remove();
+  const here = liveHere();
+  const first = here && here.pv ? here.pv.split(" ")[0] : null;
+  const squares = first ? first.match(/[a-z][0-9]+/g) : null;
+  if (!squares) return;
+  const layer = node("g", { class: "arrow-layer" }, board);
+  if (squares.length === 1) {
+    const [cx, cy] = centre(squares[0]);
+    node("circle", { cx, cy, r: CELL * 0.45, class: "arrow-ring" }, layer);
+    return;
+  }
+  const defs = node("defs", {}, layer);
+  const marker = node("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
+  node("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }, marker);
+  const points = squares.map((s) => centre(s).join(",")).join(" ");
+  node("polyline", { points, class: "arrow", "marker-end": "url(#arrowhead)", "data-move": first }, layer);
 }
 
 // Steps this page to `node` (the game's last position follows the game again); the
@@ -486,6 +593,7 @@ async function view(node) {
   selected = null;
   clearChoices();
   const asked = ++viewAsked;
+  viewing = node;
   if (node === `m${state.moves.length}`) {
     viewNode = null;
     viewed = null;
@@ -494,17 +602,20 @@ async function view(node) {
       const response = await fetch(`/api/position?node=${node}`);
       const answer = await response.json();
       if (asked !== viewAsked) return;
+      viewing = null;
       if (!response.ok) { say(answer.error); return; }
       viewNode = node;
       viewed = answer;
     } catch (error) {
+      if (asked === viewAsked) viewing = null;
       say("The server does not answer: " + error.message);
       return;
     }
   }
+  viewing = null;
   draw();
   if (state.analysis && state.analysis.node !== viewNode) {
-    const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode });
+    const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode, lines: state.analysis.lines });
     if (answer) show(answer);
   }
 }
@@ -578,7 +689,8 @@ function rematch(swap) {
 }
 
 async function toggleAnalysis() {
-  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, node: viewNode };
+  const lines = Number($("analysis-lines").value);
+  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, node: viewNode, lines };
   const answer = await post("/api/analysis", body);
   if (answer) show(answer);
 }
@@ -624,6 +736,12 @@ $("time-kind").addEventListener("change", () => showTimeFields(true));
 $("black").addEventListener("change", () => drawOptions("black"));
 $("white").addEventListener("change", () => drawOptions("white"));
 $("analyse").addEventListener("click", toggleAnalysis);
+$("analysis-lines").addEventListener("change", async () => {
+  if (!state || !state.analysis) return;
+  const lines = Number($("analysis-lines").value);
+  const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode, lines });
+  if (answer) show(answer);
+});
 $("stop-game").addEventListener("click", () => request("/api/stop"));
 $("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
 $("takeback").addEventListener("click", () => request("/api/takeback"));
@@ -631,8 +749,8 @@ $("again").addEventListener("click", () => rematch(false));
 $("swap").addEventListener("click", () => rematch(true));
 $("typed").addEventListener("submit", typedMove);
 $("first").addEventListener("click", () => view("m0"));
-$("back").addEventListener("click", () => view(previousNode(currentNode())));
-$("forward").addEventListener("click", () => view(nextNode(currentNode())));
+$("back").addEventListener("click", () => view(previousNode(stepFrom())));
+$("forward").addEventListener("click", () => view(nextNode(stepFrom())));
 $("last").addEventListener("click", () => view(`m${state.moves.length}`));
 $("delete-variation").addEventListener("click", async () => {
   const parent = previousNode(viewNode);
@@ -650,11 +768,18 @@ $("import").addEventListener("click", async () => {
   if (answer) $("import-text").value = "";
 });
 $("flip").addEventListener("click", () => { flipped = !flipped; if (state) drawBoard(); });
-$("show-engine").addEventListener("change", () => { $("live").hidden = !$("show-engine").checked; });
+$("show-engine").addEventListener("change", () => {
+  $("live").hidden = !$("show-engine").checked;
+  if (state) drawEngineMarks();
+});
+$("graph").addEventListener("click", (event) => {
+  const box = $("graph").getBoundingClientRect();
+  view(`m${Math.round(((event.clientX - box.left) / box.width) * state.moves.length)}`);
+});
 $("show-fen").addEventListener("click", () => { const out = $("fen-out"); out.hidden = !out.hidden; out.select(); });
 document.addEventListener("keydown", (event) => {
   if (!state || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  const at = currentNode();
+  const at = stepFrom();
   const keys = { ArrowLeft: previousNode(at), ArrowRight: nextNode(at), Home: "m0", End: `m${state.moves.length}` };
   if (event.key in keys) { event.preventDefault(); view(keys[event.key]); }
   if (event.key === "f") { flipped = !flipped; drawBoard(); }
