@@ -993,3 +993,38 @@ fn analysis_shows_several_lines_when_the_engine_has_multipv() {
     assert!((0.0..=1.0).contains(&chance), "{chance}");
     server.post("/api/analysis", r#"{"engine":null}"#);
 }
+
+#[test]
+fn exact_values_prove_every_move_of_a_small_position() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let body = r#"{"width":4,"height":4,"opening":"traditional","capture":"turning","black":"human","white":"human","time":{"kind":"depth","depth":2},"fen":"4/1w2/w1w1/bw2 b"}"#;
+    server.post("/api/new", body);
+    let values = server.get("/api/exact?node=m0");
+    assert_eq!(values["node"], "m0");
+    let moves = values["moves"].as_array().unwrap();
+    assert_eq!(
+        moves.len(),
+        server.state()["legal"].as_array().unwrap().len()
+    );
+    for value in moves {
+        assert!(
+            ["win", "loss"].contains(&value["result"].as_str().unwrap()),
+            "{values}"
+        );
+        assert!(value["plies"].as_u64().unwrap() >= 1, "{values}");
+    }
+    let wins = moves.iter().any(|m| m["result"] == "win");
+    assert_eq!(values["wins"], wins, "{values}");
+    // A full board is not tried, and says why.
+    server.post(
+        "/api/new",
+        &new_game(8, "human", "human", r#"{"kind":"depth","depth":2}"#),
+    );
+    let big = server.get("/api/exact?ply=0");
+    assert!(
+        big["why_not"].as_str().unwrap().contains("64 stones"),
+        "{big}"
+    );
+    let (status, text) = server.get_text("/api/exact?node=v4");
+    assert_eq!(status, 422, "{text}");
+}

@@ -628,6 +628,25 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
         "4"
     );
 
+    // Exact values: every legal move of this small position proven, the landings coloured.
+    click(&one, "#show-exact").await;
+    let legal = server.state()["legal"].as_array().unwrap().len();
+    until(&one, "the exact values", || async {
+        let values = all(&one, "#exact .value").await;
+        (values.len() == legal && all(&one, "#exact .unknown").await.is_empty()).then_some(())
+    })
+    .await;
+    assert!(
+        text(&one, "#exact")
+            .await
+            .starts_with("Exact: Black to move")
+    );
+    click(&one, "#board g[data-square='a1']").await;
+    let marked = all(&one, "#board .target-mark.win, #board .target-mark.loss").await;
+    assert!(!marked.is_empty(), "the landings carry their values");
+    click(&one, "#board g[data-square='a1']").await;
+    click(&one, "#show-exact").await;
+
     // A second click on the chosen stone lets it go.
     click(&one, "#board g[data-square='a1']").await;
     assert_eq!(all(&one, "#board g.selected").await.len(), 1);

@@ -5,6 +5,7 @@
 //! web sites' pages from posting here) and answers with the new state, or with
 //! `{"error": "..."}` and status 400 (malformed request) or 422 (refused by the game).
 
+use crate::gui::exact;
 use crate::gui::game::{Import, NewGame};
 use crate::gui::session::{Reply, Request, Session};
 use crate::gui::tree::Node;
@@ -46,6 +47,7 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/favicon.ico", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/api/state", get(state))
         .route("/api/position", get(position))
+        .route("/api/exact", get(exact))
         .route("/api/events", get(events))
         .route("/api/live", get(live))
         .route("/api/pgn", get(pgn))
@@ -310,38 +312,59 @@ struct NodeQuery {
     node: Option<String>,
 }
 
+/// The node a `?ply=N` or `?node=ID` query names, or the refusal.
+fn queried_node(query: Result<Query<NodeQuery>, QueryRejection>) -> Result<Node, Response> {
+    const ASK: &str = "malformed request: give ?ply=N (a number of plies) or ?node=ID";
+    match query {
+        Ok(Query(NodeQuery {
+            ply: Some(ply),
+            node: None,
+        })) => Ok(Node::Main(ply)),
+        Ok(Query(NodeQuery {
+            ply: None,
+            node: Some(node),
+        })) => node
+            .parse()
+            .map_err(|e| error(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}"))),
+        Ok(_) => Err(error(StatusCode::BAD_REQUEST, ASK)),
+        Err(e) => Err(error(StatusCode::BAD_REQUEST, format!("{ASK} ({e})"))),
+    }
+}
+
 /// `GET /api/position?ply=N` or `?node=v2`: a position of the game or of a variation, for a
 /// page stepping through them (each page's view is its own).
 async fn position(
     State(session): State<Session>,
     query: Result<Query<NodeQuery>, QueryRejection>,
 ) -> Response {
-    let node = match query {
-        Ok(Query(NodeQuery {
-            ply: Some(ply),
-            node: None,
-        })) => Node::Main(ply),
-        Ok(Query(NodeQuery {
-            ply: None,
-            node: Some(node),
-        })) => match node.parse() {
-            Ok(node) => node,
-            Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}")),
-        },
-        Ok(_) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "malformed request: give ?ply=N (a number of plies) or ?node=ID",
-            );
-        }
-        Err(e) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!("malformed request: give ?ply=N (a number of plies) or ?node=ID ({e})"),
-            );
-        }
+    match queried_node(query) {
+        Ok(node) => answer(session.position(node).await),
+        Err(refusal) => refusal,
+    }
+}
+
+/// `GET /api/exact?node=v2`: each legal move of a small enough position proven to win or lose
+/// (the solver, within a few seconds).
+async fn exact(
+    State(session): State<Session>,
+    query: Result<Query<NodeQuery>, QueryRejection>,
+) -> Response {
+    let node = match queried_node(query) {
+        Ok(node) => node,
+        Err(refusal) => return refusal,
     };
-    answer(session.position(node).await)
+    let position = match session.position_at(node).await {
+        Ok(position) => position,
+        Err(why) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("exact: {why}")),
+    };
+    match tokio::task::spawn_blocking(move || exact::values(&position)).await {
+        Ok(values) => {
+            let mut body = serde_json::to_value(values).expect("the values serialise");
+            body["node"] = serde_json::Value::String(node.to_string());
+            json(&body.to_string())
+        }
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("exact: {e}")),
+    }
 }
 
 /// `{"engine": "name", "ply": 3, "lines": 3}` to analyse the game's position after 3 plies

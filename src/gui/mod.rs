@@ -8,6 +8,7 @@
 
 pub mod analysis;
 pub mod api;
+pub mod exact;
 pub mod game;
 pub mod info;
 pub mod session;

@@ -15,6 +15,7 @@ use crate::gui::info::Live;
 use crate::gui::tree::Node;
 use crate::gui::view;
 use crate::moves::Move;
+use crate::position::Position;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,6 +88,8 @@ enum Message {
     Pgn(oneshot::Sender<String>),
     /// The position at a node, as JSON.
     Position(Node, oneshot::Sender<Reply>),
+    /// The position at a node itself.
+    Lookup(Node, oneshot::Sender<Result<Position, String>>),
     /// A page opened (`true`) or closed its live connection.
     Viewer(bool),
     /// An engine line from the worker holding `token`.
@@ -144,6 +147,11 @@ impl Session {
     /// own.
     pub async fn position(&self, node: Node) -> Reply {
         self.call(|reply| Message::Position(node, reply)).await?
+    }
+
+    /// The position at `node` of the game.
+    pub async fn position_at(&self, node: Node) -> Result<Position, String> {
+        self.call(|reply| Message::Lookup(node, reply)).await?
     }
 
     /// Sends the message `with` makes around a reply channel, and waits for the reply.
@@ -332,6 +340,12 @@ impl Core {
                 Some(Message::Position(node, reply)) => {
                     let _ = reply.send(view::position(&self.game, node));
                 }
+                Some(Message::Lookup(node, reply)) => {
+                    let found = self.game.position_at(node);
+                    let _ = reply.send(
+                        found.ok_or_else(|| format!("{node} is not a position of this game")),
+                    );
+                }
                 Some(Message::Request(request, reply)) => {
                     // A refused request changes nothing, so nothing is published.
                     let notice = self.notice.take();
@@ -392,6 +406,9 @@ impl Core {
             match inbox.recv_deadline(until) {
                 Ok(Message::Answered { .. } | Message::Analysed { .. }) => self.outstanding -= 1,
                 Ok(Message::Request(_, reply) | Message::Position(_, reply)) => {
+                    let _ = reply.send(Err(SHUTTING_DOWN.to_string()));
+                }
+                Ok(Message::Lookup(_, reply)) => {
                     let _ = reply.send(Err(SHUTTING_DOWN.to_string()));
                 }
                 Ok(_) => {}

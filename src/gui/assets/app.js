@@ -21,6 +21,8 @@ let selected = null;    // the square of the stone the person chose
 let flipped = false;    // White's side at the bottom
 let connected = false;  // the live stream is open
 let lastLive = {};
+let exact = null;       // the exact values of the position shown: {node, plies, values}
+let exactAsked = null;  // the position they were last asked for
 
 function say(text) { $("message").textContent = text || ""; }
 
@@ -123,7 +125,9 @@ function drawBoard() {
     const points = [selected, ...move.path].map((s) => centre(s).join(","));
     if (move.path.length) node("polyline", { points: points.join(" "), class: "path-line" }, board);
     const [cx, cy] = centre(move.to);
-    node("circle", { cx, cy, r: CELL * 0.18, class: "target-mark", "data-target": move.to }, board);
+    const value = exactOf(move.text);
+    const mark = "target-mark" + (value && value.result !== "unknown" ? " " + value.result : "");
+    node("circle", { cx, cy, r: CELL * 0.18, class: mark, "data-target": move.to }, board);
   }
   for (let file = 0; file < width; file++) {
     const [column] = cell(file, 0);
@@ -381,6 +385,7 @@ function draw() {
   $("swap").hidden = !state.result;
   $("fen-out").value = position.fen;
   drawEngineMarks();
+  drawExact();
 }
 
 function show(next) {
@@ -517,6 +522,55 @@ function showLive(live) {
 function liveHere() {
   if (!state || !lastLive.who || lastLive.node !== currentNode() || !$("show-engine").checked) return null;
   return lastLive;
+}
+
+// The exact value of `move` in the position shown, once known.
+function exactOf(move) {
+  if (!exact || exact.node !== currentNode() || exact.plies !== state.moves.length) return null;
+  return exact.values.moves.find((m) => m.move === move) || null;
+}
+
+// Asks for the exact values of the position shown when the switch is on and they are not
+// known yet, and lists them.
+async function drawExact() {
+  const box = $("exact");
+  box.hidden = !$("show-exact").checked;
+  if (box.hidden || !state) return;
+  const node = currentNode();
+  const key = `${state.game}:${state.moves.length}:${node}`;
+  if (exactAsked !== key) {
+    exactAsked = key;
+    box.textContent = "Proving\u2026";
+    try {
+      const response = await fetch(`/api/exact?node=${node}`);
+      const values = await response.json();
+      if (exactAsked !== key) return;
+      if (!response.ok) { box.textContent = values.error; return; }
+      exact = { node, plies: state.moves.length, values };
+    } catch (error) {
+      box.textContent = "The server does not answer: " + error.message;
+      return;
+    }
+    drawBoard();
+  }
+  if (!exact || `${state.game}:${exact.plies}:${exact.node}` !== key) return;
+  const values = exact.values;
+  box.replaceChildren();
+  const head = document.createElement("div");
+  const side = capitalised(shown().side_to_move);
+  head.textContent = values.why_not
+    ? `Exact values: not tried (${values.why_not}).`
+    : values.wins === true ? `Exact: ${side} to move wins.`
+    : values.wins === false ? `Exact: ${side} to move loses.`
+    : "Exact: not every move proven in time.";
+  box.appendChild(head);
+  for (const value of values.moves) {
+    const item = document.createElement("span");
+    item.className = "value " + value.result;
+    const plies = value.plies === null ? "" : value.result === "win" ? ` (\u2264${value.plies} plies)` : ` (${value.plies} plies)`;
+    item.textContent = `${value.move} ${value.result}${plies}`;
+    box.appendChild(item);
+  }
 }
 
 // The evaluation bar, the graph over the game and the best move's arrow.
@@ -772,6 +826,7 @@ $("show-engine").addEventListener("change", () => {
   $("live").hidden = !$("show-engine").checked;
   if (state) drawEngineMarks();
 });
+$("show-exact").addEventListener("change", () => { if (state) draw(); });
 $("graph").addEventListener("click", (event) => {
   const box = $("graph").getBoundingClientRect();
   view(`m${Math.round(((event.clientX - box.left) / box.width) * state.moves.length)}`);
