@@ -313,7 +313,7 @@ struct NodeQuery {
 }
 
 /// The node a `?ply=N` or `?node=ID` query names, or the refusal.
-fn queried_node(query: Result<Query<NodeQuery>, QueryRejection>) -> Result<Node, Response> {
+fn queried_node(query: Result<Query<NodeQuery>, QueryRejection>) -> Result<Node, Refusal> {
     const ASK: &str = "malformed request: give ?ply=N (a number of plies) or ?node=ID";
     match query {
         Ok(Query(NodeQuery {
@@ -325,9 +325,9 @@ fn queried_node(query: Result<Query<NodeQuery>, QueryRejection>) -> Result<Node,
             node: Some(node),
         })) => node
             .parse()
-            .map_err(|e| error(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}"))),
-        Ok(_) => Err(error(StatusCode::BAD_REQUEST, ASK)),
-        Err(e) => Err(error(StatusCode::BAD_REQUEST, format!("{ASK} ({e})"))),
+            .map_err(|e| Refusal(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}"))),
+        Ok(_) => Err(Refusal(StatusCode::BAD_REQUEST, ASK.to_string())),
+        Err(e) => Err(Refusal(StatusCode::BAD_REQUEST, format!("{ASK} ({e})"))),
     }
 }
 
@@ -339,7 +339,7 @@ async fn position(
 ) -> Response {
     match queried_node(query) {
         Ok(node) => answer(session.position(node).await),
-        Err(refusal) => refusal,
+        Err(refusal) => refusal.into_response(),
     }
 }
 
@@ -351,7 +351,7 @@ async fn exact(
 ) -> Response {
     let node = match queried_node(query) {
         Ok(node) => node,
-        Err(refusal) => return refusal,
+        Err(refusal) => return refusal.into_response(),
     };
     let position = match session.position_at(node).await {
         Ok(position) => position,
