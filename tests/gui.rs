@@ -1028,3 +1028,104 @@ fn exact_values_prove_every_move_of_a_small_position() {
     let (status, text) = server.get_text("/api/exact?node=v4");
     assert_eq!(status, 422, "{text}");
 }
+
+#[test]
+fn a_match_alternates_colours_and_keeps_the_score() {
+    let tag = "gui-match-tag";
+    let server = Server::start(&[engine_spec("engine"), fixture("first", tag)]);
+    let _page = server.open_page();
+    let body = r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"engine","white":"first","time":{"kind":"movetime","ms":30},"games":3}"#;
+    let started = server.post("/api/new", body);
+    assert_eq!(started.status, 200, "{}", started.body);
+    assert_eq!(started.body["series"]["games"], 3);
+    let mut blacks = Vec::new();
+    assert!(
+        eventually(Duration::from_secs(60), || {
+            let state = server.state();
+            let black = state["setup"]["black"].as_str().unwrap().to_string();
+            if blacks.last() != Some(&black) {
+                blacks.push(black);
+            }
+            state["series"]["played"] == 3
+        }),
+        "{}",
+        server.state()
+    );
+    let end = server.state();
+    let score = end["series"]["score"].as_array().unwrap();
+    assert_eq!(
+        score[0].as_u64().unwrap() + score[1].as_u64().unwrap(),
+        3,
+        "{end}"
+    );
+    assert_eq!(
+        end["series"]["names"],
+        serde_json::json!(["engine", "first"])
+    );
+    assert_eq!(end["game"], 4, "three games after the first state's: {end}");
+    assert_eq!(
+        end["setup"]["black"], "engine",
+        "game 3 has game 1's colours"
+    );
+    assert!(
+        blacks.contains(&"first".to_string()),
+        "game 2 swapped colours: {blacks:?}"
+    );
+    assert!(
+        end["series"]["next_in_ms"].is_null(),
+        "no game after the last"
+    );
+    let bad = server.post("/api/new", &body.replace("\"games\":3", "\"games\":0"));
+    assert!(
+        bad.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("a match has 1 to 1000 games")
+    );
+}
+
+#[test]
+fn pause_resume_and_move_now() {
+    let server = Server::start(&[engine_spec("engine")]);
+    let _page = server.open_page();
+    server.post(
+        "/api/new",
+        &new_game(8, "engine", "human", r#"{"kind":"movetime","ms":20000}"#),
+    );
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["thinking"] == "black"
+    ));
+    // Pause stops the search; the engine is asked again on resume.
+    let paused = server.post("/api/pause", "{}");
+    assert_eq!(paused.status, 200, "{}", paused.body);
+    assert_eq!(paused.body["held"], true);
+    assert!(paused.body["thinking"].is_null(), "{}", paused.body);
+    let refused = server.post("/api/move-now", "{}");
+    assert!(
+        refused.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("no engine is thinking")
+    );
+    let resumed = server.post("/api/resume", "{}");
+    assert_eq!(resumed.body["held"], false);
+    assert!(eventually(
+        Duration::from_secs(10),
+        || server.state()["thinking"] == "black"
+    ));
+    // Move now: a 20-second move comes at once.
+    std::thread::sleep(Duration::from_millis(300));
+    let hurried = server.post("/api/move-now", "{}");
+    assert_eq!(hurried.status, 200, "{}", hurried.body);
+    assert!(
+        eventually(Duration::from_secs(3), || server.state()["moves"]
+            .as_array()
+            .unwrap()
+            .len()
+            == 1),
+        "{}",
+        server.state()
+    );
+    assert!(server.state()["result"].is_null(), "{}", server.state());
+}

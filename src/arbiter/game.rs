@@ -10,6 +10,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::square::Color;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -153,6 +154,8 @@ pub struct Seat {
     log: Log,
     listener: Option<Listener>,
     failure: Option<String>,
+    /// Set by a GUI's "move now": the engine is sent `stop` and its answer played.
+    hurry: Option<Arc<AtomicBool>>,
 }
 
 impl Seat {
@@ -166,7 +169,14 @@ impl Seat {
             log,
             listener: None,
             failure: None,
+            hurry: None,
         }
+    }
+
+    /// Sends `stop` to the engine searching under this seat as soon as `flag` is set; its
+    /// `bestmove` then is its move, as usual ("move now").
+    pub fn hurry_on(&mut self, flag: Arc<AtomicBool>) {
+        self.hurry = Some(flag);
     }
 
     /// Shows `listener` every line the engine sends while it searches (its `info` lines).
@@ -430,8 +440,17 @@ pub fn ask(
         TimeControl::Depth(_) | TimeControl::Nodes(_) => (deadlines.stall, Some(deadlines.stall)),
     };
     let listener = &mut seat.listener;
-    let answer = sent
-        .and_then(|_| wait_for_bestmove(process, asked_at + allowance, silence, stop, listener));
+    let hurry = seat.hurry.as_deref();
+    let answer = sent.and_then(|_| {
+        wait_for_bestmove(
+            process,
+            asked_at + allowance,
+            silence,
+            stop,
+            hurry,
+            listener,
+        )
+    });
     let (line, at) = match answer {
         Ok(answer) => answer,
         Err(ReadError::Interrupted) => return Asked::Stopped,
@@ -476,17 +495,24 @@ pub fn ask(
 
 /// Reads until a `bestmove` line by `deadline`, checking `stop` every 50 ms and showing
 /// `listener` the other lines. With `silence`, every line moves the deadline to that long
-/// after it: only an engine that stops talking runs out.
+/// after it: only an engine that stops talking runs out. Once `hurry` is set, the engine is
+/// sent `stop`, once.
 fn wait_for_bestmove(
     process: &mut EngineProcess,
     mut deadline: Instant,
     silence: Option<Duration>,
     stop: &AtomicBool,
+    hurry: Option<&AtomicBool>,
     listener: &mut Option<Listener>,
 ) -> Result<(String, Instant), ReadError> {
+    let mut hurried = false;
     loop {
         if stop.load(Ordering::SeqCst) {
             return Err(ReadError::Timeout);
+        }
+        if !hurried && hurry.is_some_and(|flag| flag.swap(false, Ordering::SeqCst)) {
+            hurried = true;
+            process.send("stop")?;
         }
         let slice = deadline.min(Instant::now() + Duration::from_millis(50));
         match process.wait_for(slice, |line| {

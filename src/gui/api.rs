@@ -58,6 +58,9 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/resign", post(resign))
         .route("/api/takeback", post(takeback))
         .route("/api/import", post(import))
+        .route("/api/pause", post(pause))
+        .route("/api/resume", post(resume))
+        .route("/api/move-now", post(move_now))
         .route("/api/variation/delete", post(delete_variation))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
@@ -450,4 +453,19 @@ async fn resign(State(session): State<Session>, headers: HeaderMap, body: Bytes)
 
 async fn takeback(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
     submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Takeback).await
+}
+
+async fn pause(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::Hold(true)).await
+}
+
+async fn resume(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| {
+        Request::Hold(false)
+    })
+    .await
+}
+
+async fn move_now(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    submit::<StopBody>(&session, &headers, &body, |StopBody {}| Request::MoveNow).await
 }

@@ -54,6 +54,9 @@ pub struct NewGame {
     /// ones; each must be one the engine announced, with a value it accepts.
     #[serde(default)]
     pub options: [BTreeMap<String, String>; 2],
+    /// Games in a match between the two players, colours alternating (1 when not given).
+    #[serde(default)]
+    pub games: Option<u32>,
 }
 
 /// The time control, as the page gives it.
@@ -159,6 +162,7 @@ impl Import {
             fen: read.tag("FEN").map(str::to_string),
             stall_s: None,
             options: Default::default(),
+            games: None,
         };
         let mut game =
             Game::new(number, &new, engines, stall).map_err(|e| format!("import: {e}"))?;
@@ -578,6 +582,7 @@ mod tests {
             fen: fen.map(str::to_string),
             stall_s: None,
             options: Default::default(),
+            games: None,
         }
     }
 

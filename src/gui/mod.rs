@@ -11,6 +11,7 @@ pub mod api;
 pub mod exact;
 pub mod game;
 pub mod info;
+pub mod series;
 pub mod session;
 pub mod tree;
 pub mod view;

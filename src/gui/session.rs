@@ -12,6 +12,7 @@ use crate::gui::game::{
     Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
 };
 use crate::gui::info::Live;
+use crate::gui::series::{MAX_GAMES, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
 use crate::moves::Move;
@@ -76,6 +77,10 @@ pub enum Request {
     Resign,
     /// Take back the person's last move (and the engine's reply to it, if it came).
     Takeback,
+    /// Pause the game (`true`: the engine's search is stopped, the clocks rest) or go on.
+    Hold(bool),
+    /// Tell the engine thinking on the game to play its move now.
+    MoveNow,
 }
 
 /// The answer to a request: the state after it (JSON), or why it was refused.
@@ -223,6 +228,7 @@ pub fn start(
         fen: None,
         stall_s: None,
         options: Default::default(),
+        games: None,
     };
     let game = Game::new(1, &first, &roster, deadlines.stall).expect("the first game is valid");
     let mut core = Core::new(engines, roster, deadlines, log, messages.clone(), game);
@@ -278,6 +284,12 @@ struct Core {
     notice: Option<String>,
     /// Workers whose answer is still to come, so that shutting down can wait for them.
     outstanding: usize,
+    /// The person paused the game.
+    held: bool,
+    /// Set to make the engine thinking on the game play now.
+    hurry: Arc<AtomicBool>,
+    /// The match the game belongs to, if any.
+    series: Option<Series>,
     /// The number of the last state published.
     version: u64,
 }
@@ -313,6 +325,9 @@ impl Core {
             paused: false,
             notice: None,
             outstanding: 0,
+            held: false,
+            hurry: Arc::new(AtomicBool::new(false)),
+            series: None,
             version: 0,
         };
         core.seats = core.engine_seats();
@@ -444,10 +459,30 @@ impl Core {
                 self.stop_thinking();
                 self.game.charge_person(false);
                 self.game.ended.get_or_insert_with(Ended::stopped);
+                // Stopping a game of a match ends the match.
+                self.series = None;
                 Ok(())
             }
             Request::Resign => self.resign(),
             Request::Takeback => self.takeback(),
+            Request::Hold(hold) => {
+                if self.game.ended.is_some() && hold {
+                    return Err("pause: the game is over".to_string());
+                }
+                if hold {
+                    self.stop_thinking();
+                    self.game.charge_person(false);
+                }
+                self.held = hold;
+                Ok(())
+            }
+            Request::MoveNow => match &self.thinking {
+                Some(_) => {
+                    self.hurry.store(true, Ordering::SeqCst);
+                    Ok(())
+                }
+                None => Err("move now: no engine is thinking on the game".to_string()),
+            },
         }
     }
 
@@ -494,6 +529,12 @@ impl Core {
     }
 
     fn new_game(&mut self, new: &NewGame) -> Result<(), String> {
+        let games = new.games.unwrap_or(1);
+        if !(1..=MAX_GAMES).contains(&games) {
+            return Err(format!(
+                "games: a match has 1 to {MAX_GAMES} games, not {games}"
+            ));
+        }
         let game = Game::new(
             self.game.number + 1,
             new,
@@ -501,6 +542,7 @@ impl Core {
             self.deadlines.stall,
         )?;
         self.replace_game(game);
+        self.series = (games > 1).then(|| Series::new(games, new, self.game.number));
         Ok(())
     }
 
@@ -689,7 +731,7 @@ impl Core {
             }
             return;
         }
-        if self.paused || self.thinking.is_some() {
+        if self.paused || self.held || self.thinking.is_some() {
             return;
         }
         self.game.start_person_clock();
@@ -703,6 +745,8 @@ impl Core {
             return;
         };
         let started = std::mem::replace(&mut engine_seat.started, true);
+        self.hurry = Arc::new(AtomicBool::new(false));
+        seat.hurry_on(self.hurry.clone());
         self.next_token += 1;
         let token = self.next_token;
         let stop = Arc::new(AtomicBool::new(false));
@@ -980,6 +1024,9 @@ impl Core {
         if self.game.flag_fell() {
             return true;
         }
+        if self.next_of_series() {
+            return true;
+        }
         let Some(since) = self.empty_since else {
             return false;
         };
@@ -989,6 +1036,39 @@ impl Core {
         self.paused = true;
         self.stop_thinking();
         self.game.charge_person(false);
+        true
+    }
+
+    /// Counts a finished game of a match, and starts the match's next game when its time has
+    /// come; true when the state changed.
+    fn next_of_series(&mut self) -> bool {
+        let Some(series) = &mut self.series else {
+            return false;
+        };
+        if let Some(ended) = &self.game.ended
+            && !series.between_games()
+            && series.played < series.total
+        {
+            series.finished(self.game.number, &self.game.setup, ended.winner);
+            return true;
+        }
+        let Some(next) = series.due() else {
+            return false;
+        };
+        let kept = self.series.take();
+        let started = Game::new(
+            self.game.number + 1,
+            &next,
+            &self.roster,
+            self.deadlines.stall,
+        );
+        match started {
+            Ok(game) => {
+                self.replace_game(game);
+                self.series = kept;
+            }
+            Err(why) => self.notice = Some(format!("The match's next game cannot start: {why}")),
+        }
         true
     }
 
@@ -1019,6 +1099,8 @@ impl Core {
             thinking: self.thinking.as_ref().map(|(worker, _)| worker.side),
             running,
             analysis,
+            series: self.series.as_ref().map(Series::view),
+            held: self.held,
             paused: self.paused,
             notice: self.notice.as_deref(),
         })

@@ -4,6 +4,7 @@
 use crate::arbiter::game::{self, GameRecord, TimeControl};
 use crate::arbiter::pgn;
 use crate::gui::game::{EngineInfo, Game, NewGame, Player, capitalised};
+use crate::gui::series::SeriesView;
 use crate::gui::tree::Node;
 use crate::moves::Move;
 use crate::position::Position;
@@ -37,6 +38,10 @@ pub struct Context<'a> {
     pub running: Option<(Color, Duration)>,
     /// The analysis asked for.
     pub analysis: Option<AnalysisView>,
+    /// The match the game belongs to.
+    pub series: Option<SeriesView>,
+    /// The person paused the game.
+    pub held: bool,
     /// No page is open, so the engines and the person's clock rest.
     pub paused: bool,
     /// A message for the person (an analysis engine that failed, ...).
@@ -115,6 +120,8 @@ struct State<'a> {
     clocks: Option<[u64; 2]>,
     result: Option<Result>,
     analysis: Option<&'a AnalysisView>,
+    series: Option<&'a SeriesView>,
+    held: bool,
     paused: bool,
     notice: Option<&'a str>,
 }
@@ -275,6 +282,8 @@ pub fn state(context: &Context) -> Arc<str> {
             text: ended.text.clone(),
         }),
         analysis: context.analysis.as_ref(),
+        series: context.series.as_ref(),
+        held: context.held,
         paused: context.paused,
         notice: context.notice,
     };

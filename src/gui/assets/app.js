@@ -347,6 +347,7 @@ function statusText() {
     return `After ply ${ply} of ${plies} (${state.moves[ply - 1]}): a move here starts a variation. End returns to the game.`;
   }
   if (state.result) return state.result.text;
+  if (state.held) return "Paused: Resume goes on.";
   if (state.paused) return "Paused: no page was open. The game goes on now.";
   const side = capitalised(state.to_move);
   const player = state.players[state.to_move === "black" ? 0 : 1];
@@ -381,8 +382,18 @@ function draw() {
   $("stop-game").disabled = Boolean(state.result);
   $("resign").disabled = Boolean(state.result) || !person;
   $("takeback").disabled = !person || state.moves.length === 0;
-  $("again").hidden = !state.result;
-  $("swap").hidden = !state.result;
+  $("again").hidden = !state.result || Boolean(state.series);
+  $("swap").hidden = !state.result || Boolean(state.series);
+  $("pause").textContent = state.held ? "Resume" : "Pause";
+  $("pause").disabled = Boolean(state.result);
+  $("move-now").disabled = !state.thinking;
+  const series = state.series;
+  $("series").hidden = !series;
+  if (series) {
+    const next = series.next_in_ms === null ? "" : ` \u2014 next game in ${Math.ceil(series.next_in_ms / 1000)} s`;
+    $("series").textContent = `Match: ${series.names[0]} ${series.score[0]} \u2013 ${series.score[1]} ${series.names[1]}` +
+      ` (${series.played} of ${series.games} games played)${next}`;
+  }
   $("fen-out").value = position.fen;
   drawEngineMarks();
   drawExact();
@@ -417,6 +428,7 @@ function fillForm(setup) {
   if (time.kind === "clock") { $("time-a").value = time.base_ms / 1000; $("time-b").value = time.inc_ms / 1000; }
   if (time.kind === "depth") $("time-a").value = time.depth;
   $("stall").value = setup.stall_s;
+  if (!state.series) $("games").value = setup.games || 1;
   $("fen").value = setup.fen || "";
 }
 
@@ -729,6 +741,7 @@ function newGame(event) {
     fen: $("fen").value.trim() || null,
     stall_s: time.kind === "depth" ? Math.round(stall) : null,
     options: [chosenOptions("black"), chosenOptions("white")],
+    games: Math.max(1, Math.round(Number($("games").value) || 1)),
   });
 }
 
@@ -799,6 +812,8 @@ $("analysis-lines").addEventListener("change", async () => {
 $("stop-game").addEventListener("click", () => request("/api/stop"));
 $("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
 $("takeback").addEventListener("click", () => request("/api/takeback"));
+$("pause").addEventListener("click", () => request(state && state.held ? "/api/resume" : "/api/pause"));
+$("move-now").addEventListener("click", () => request("/api/move-now"));
 $("again").addEventListener("click", () => rematch(false));
 $("swap").addEventListener("click", () => rematch(true));
 $("typed").addEventListener("submit", typedMove);
