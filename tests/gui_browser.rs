@@ -590,7 +590,13 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     .await;
     assert!(text(&one, "#status").await.starts_with("After ply 2 of"));
     let second_ply = server.state()["moves"][1].as_str().unwrap().to_string();
-    assert_eq!(text(&one, "#moves .ply.current").await, second_ply);
+    // Read from the page itself: the list may be scrolled past the window's edge.
+    let current = js(
+        &one,
+        "const c = document.querySelector('#moves .ply.current'); return c ? c.textContent : '';",
+    )
+    .await;
+    assert_eq!(current, second_ply.as_str());
     assert_eq!(all(&one, "#board g[data-stone='.']").await.len(), 2);
     // The other page follows the game.
     let last = until(&two, "page two at the end", || async {
@@ -779,6 +785,27 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
         })
         .await;
     }
+
+    // The position editor: an empty board, two stones, and a game started from it (Black to
+    // move with nothing to jump: over at once).
+    click(&one, "#edit").await;
+    click(&one, "#edit-empty").await;
+    until(&one, "the empty board", || async {
+        (all(&one, "#board g[data-stone='.']").await.len() == 64).then_some(())
+    })
+    .await;
+    click(&one, "#board g[data-square='a1']").await;
+    click(&one, "#board g[data-square='h8']").await;
+    click(&one, "#board g[data-square='h8']").await;
+    click(&one, "#edit-use").await;
+    until(&one, "the edited game", || async {
+        (!text(&one, "#result").await.is_empty()).then_some(())
+    })
+    .await;
+    let edited = again.state();
+    assert_eq!(edited["start"], "7w/8/8/8/8/8/8/b7 b");
+    assert_eq!(edited["result"]["winner"], "white", "{edited}");
+
     one.close().await.unwrap();
     two.close().await.unwrap();
     assert_eq!(again.stop(), Some(0));

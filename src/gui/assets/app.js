@@ -21,6 +21,7 @@ let selected = null;    // the square of the stone the person chose
 let flipped = false;    // White's side at the bottom
 let connected = false;  // the live stream is open
 let lastLive = {};
+let editing = null;     // the position editor's board: {width, height, rows, side}, while open
 let exact = null;       // the exact values of the position shown: {node, plies, values}
 let exactAsked = null;  // the position they were last asked for
 
@@ -48,7 +49,7 @@ function squareName(file, rank) { return fileName(file) + (rank + 1); }
 function parseSquare(name) { return [name.charCodeAt(0) - 97, parseInt(name.slice(1), 10) - 1]; }
 // Where a square is drawn: column and row from the top left, as the board is turned.
 function cell(file, rank) {
-  const { width, height } = state.rules;
+  const { width, height } = boardSize();
   return flipped ? [width - 1 - file, rank] : [file, height - 1 - rank];
 }
 function centre(name) {
@@ -65,9 +66,12 @@ function capitalised(word) { return word.charAt(0).toUpperCase() + word.slice(1)
 
 // What the board shows: the game's last position, or the one stepped back to.
 function following() { return viewNode === null; }
-function shown() { return following() ? state.shown : viewed.shown; }
+function shown() {
+  if (editing) return editedPosition();
+  return following() ? state.shown : viewed.shown;
+}
 function legal() {
-  if (!connected) return [];
+  if (!connected || editing) return [];
   return following() ? state.legal : viewed.legal;
 }
 function whyNot() {
@@ -95,9 +99,60 @@ function nextNode(node) {
   return first ? first.id : node;
 }
 
+// The position editor's board as the board draws it, and its position string.
+function editedPosition() {
+  const rows = editing.rows.map((row) => row.join(""));
+  const count = (stone) => rows.join("").split(stone).length - 1;
+  return {
+    board: rows, last: [], removal_phase: false, side_to_move: editing.side === "b" ? "black" : "white",
+    stones: [count("b"), count("w")], mobility: [0, 0], fen: editedFen(),
+  };
+}
+
+function editedFen() {
+  const ranks = editing.rows.map((row) => row.join("").replace(/\.+/g, (run) => String(run.length)));
+  return `${ranks.join("/")} ${editing.side}`;
+}
+
+// Opens the editor on `rows` (ranks from the top), or on the position shown.
+function startEditing(rows) {
+  const position = rows ? null : shown();
+  const board = rows || position.board;
+  editing = {
+    width: board[0].length, height: board.length,
+    rows: board.map((rank) => [...rank]),
+    side: position && position.side_to_move === "white" ? "w" : "b",
+  };
+  $("edit-side").value = editing.side;
+  $("editor").hidden = false;
+  selected = null;
+  draw();
+}
+
+function stopEditing() {
+  editing = null;
+  $("editor").hidden = true;
+  draw();
+}
+
+// A board of the form's size: empty, or full as at the start.
+function formBoard(full) {
+  const width = Math.max(2, Math.min(26, Number($("width").value) || 8));
+  const height = Math.max(2, Math.min(26, Number($("height").value) || 8));
+  return Array.from({ length: height }, (_, row) => Array.from({ length: width }, (_, file) => {
+    if (!full) return ".";
+    const rank = height - 1 - row;
+    return (file + rank) % 2 === 0 ? "w" : "b";
+  }).join(""));
+}
+
+function boardSize() {
+  return editing ? { width: editing.width, height: editing.height } : state.rules;
+}
+
 function drawBoard() {
   const board = $("board");
-  const { width, height } = state.rules;
+  const { width, height } = boardSize();
   const position = shown();
   board.setAttribute("viewBox", `0 0 ${width * CELL + 2 * MARGIN} ${height * CELL + 2 * MARGIN}`);
   board.replaceChildren();
@@ -145,7 +200,7 @@ function drawBoard() {
 // less the players' line and the status below it (on a phone held upright, the width).
 function fitBoard() {
   if (!state) return;
-  const { width, height } = state.rules;
+  const { width, height } = boardSize();
   const columns = width + (2 * MARGIN) / CELL, rows = height + (2 * MARGIN) / CELL;
   const stacked = getComputedStyle(document.querySelector("main")).flexDirection === "column";
   const panel = stacked ? 0 : $("panel").getBoundingClientRect().width + 40;
@@ -167,6 +222,14 @@ function fitBoard() {
 function clicked(name) {
   clearChoices();
   if (!state) return;
+  if (editing) {
+    const [file, rank] = parseSquare(name);
+    const row = editing.height - 1 - rank;
+    const next = { ".": "b", b: "w", w: "." };
+    editing.rows[row][file] = next[editing.rows[row][file]];
+    draw();
+    return;
+  }
   const moves = legal();
   if (moves.length === 0) { say(whyNot() || "No move can be made now."); return; }
   const side = state.to_move;
@@ -338,6 +401,7 @@ function ellipsis() {
 }
 
 function statusText() {
+  if (editing) return "Position editor: set the stones and the side to move, then start from it.";
   if (!connected) return "The server does not answer.";
   if (!following()) {
     const plies = state.moves.length;
@@ -532,7 +596,7 @@ function showLive(live) {
 
 // The engine's figures that are about the position shown, if any.
 function liveHere() {
-  if (!state || !lastLive.who || lastLive.node !== currentNode() || !$("show-engine").checked) return null;
+  if (!state || editing || !lastLive.who || lastLive.node !== currentNode() || !$("show-engine").checked) return null;
   return lastLive;
 }
 
@@ -546,7 +610,7 @@ function exactOf(move) {
 // known yet, and lists them.
 async function drawExact() {
   const box = $("exact");
-  box.hidden = !$("show-exact").checked;
+  box.hidden = !$("show-exact").checked || Boolean(editing);
   if (box.hidden || !state) return;
   const node = currentNode();
   const key = `${state.game}:${state.moves.length}:${node}`;
@@ -835,6 +899,19 @@ $("import").addEventListener("click", async () => {
     capture: $("capture").value,
   }, "/api/import");
   if (answer) $("import-text").value = "";
+});
+$("edit").addEventListener("click", () => startEditing());
+$("edit-empty").addEventListener("click", () => startEditing(formBoard(false)));
+$("edit-full").addEventListener("click", () => startEditing(formBoard(true)));
+$("edit-cancel").addEventListener("click", stopEditing);
+$("edit-side").addEventListener("change", () => { editing.side = $("edit-side").value; draw(); });
+$("edit-use").addEventListener("click", () => {
+  $("fen").value = editedFen();
+  $("width").value = editing.width;
+  $("height").value = editing.height;
+  $("setup").open = true;
+  stopEditing();
+  $("new-game").requestSubmit();
 });
 $("flip").addEventListener("click", () => { flipped = !flipped; if (state) drawBoard(); });
 $("show-engine").addEventListener("change", () => {
