@@ -201,6 +201,9 @@ fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
     let (status, text) = server.get_text("/api/position?ply=-1");
     assert_eq!(status, 400, "{text}");
     assert!(text.contains("give ?ply=N"), "{text}");
+    let (status, icon) = server.get_text("/favicon.ico");
+    assert_eq!(status, 200, "the page's icon is served");
+    assert!(icon.starts_with("<svg"), "{icon}");
     let (status, text) = server.get_text("/api/nowhere");
     assert_eq!(status, 404, "{text}");
     assert!(text.contains("no such endpoint: /api/nowhere"), "{text}");

@@ -525,6 +525,31 @@ async fn the_page_holds_up_on_a_laptop_and_a_phone() {
     })
     .await;
 
+    // A phone held sideways: nothing wider than the screen, the board within its height.
+    browser.set_window_size(844, 390).await.unwrap();
+    let sideways = js(
+        &browser,
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         return [b.height <= window.innerHeight, b.width > 0];",
+    )
+    .await;
+    assert_eq!(sideways, serde_json::json!([true, true]));
+    assert!(
+        fits_sideways(&browser).await,
+        "the landscape page is wider than the phone"
+    );
+    browser.set_window_size(390, 844).await.unwrap();
+    // Flip turns the board round: a1 goes to the top right.
+    let corner = "const r = document.querySelector(\"#board g[data-square='a1'] rect\").getBoundingClientRect(); \
+                  const s = document.querySelector(\"#board g[data-square='h8'] rect\").getBoundingClientRect(); \
+                  return r.left > s.left && r.top < s.top;";
+    assert_eq!(js(&browser, corner).await, false);
+    click(&browser, "#flip").await;
+    assert_eq!(js(&browser, corner).await, true);
+    click(&browser, "#flip").await;
+    // Each side's stones and moves are counted.
+    assert!(text(&browser, "#count-black").await.contains(" stones"));
+
     // A new game from the form replaces this one after a confirmation; a short clock the
     // person lets run out loses on time.
     click(&browser, "#setup summary").await;
