@@ -597,3 +597,64 @@ fn an_option_the_engine_does_not_have_or_cannot_take_stops_the_run() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn an_unwritable_results_or_pgn_file_stops_the_run_before_any_game() {
+    let dir = scratch("unwritable");
+    let tag = format!("tag-{}-unwritable", std::process::id());
+    let engines = [fixture("first", &tag), fixture("first", &tag)];
+    let results = dir.join("results.jsonl");
+    let nowhere = dir.join("no-such-dir").join("games.pgn");
+    let output = arbiter(
+        &engines,
+        &[
+            "--games",
+            "2",
+            "--size",
+            "4x4",
+            "--results",
+            results.to_str().unwrap(),
+            "--pgn",
+            nowhere.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--pgn ") && stderr.contains("games.pgn: No such file or directory"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&results)
+            .unwrap_or_default()
+            .is_empty(),
+        "no game was written to the results"
+    );
+    assert!(survivors(&tag).is_empty());
+}
+
+#[test]
+fn a_command_that_cannot_start_gets_a_hint() {
+    let dir = scratch("hints");
+    let program = dir.join("mybot");
+    std::fs::copy(env!("CARGO_BIN_EXE_konane-engine"), &program).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
+        .current_dir(dir.path())
+        .args(["--games", "2", "--engine", "cmd=mybot", "--engine"])
+        .arg(format!("cmd={} --fast", program.display()))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("(there is a mybot in the current folder: write cmd=./mybot)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "(cmd= is one program: for arguments write cmd={} arg=--fast)",
+            program.display()
+        )),
+        "{stderr}"
+    );
+}

@@ -111,6 +111,18 @@ fn shards_merged_are_the_unsharded_run() {
     let output = merge(&[&shard_files[0], junk.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("junk.jsonl:1"));
+    // A missing shard is an error, not an empty file; one file is "1 file".
+    let missing = dir.join("shard-4.jsonl");
+    let output = merge(&[&shard_files[0], missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("shard-4.jsonl: No such file or directory"),
+        "{stderr}"
+    );
+    let output = merge(&[&shard_files[0]]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("games from 1 file ("), "{stdout}");
 
     // Resuming a shard's file as another shard is refused.
     let output = arbiter(

@@ -24,6 +24,10 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     let mut seen: HashMap<usize, &Path> = HashMap::new();
     let mut records = Vec::new();
     for path in paths {
+        // A missing shard is not an empty one: the merge would quietly count fewer games.
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(format!("{}: {e}", path.display()));
+        }
         for record in read_results(path)? {
             let place = format!("{}: game {}", path.display(), record.id);
             let Some(id) = &record.tournament else {
@@ -104,9 +108,10 @@ impl Merged {
             .map(|(shard, games)| format!("{shard}: {games}"))
             .collect();
         let mut text = format!(
-            "Merged {} of {} games from {files} files (tournament {}; games by shard: {}).\n",
+            "Merged {} of {} games from {files} file{} (tournament {}; games by shard: {}).\n",
             self.records.len(),
             schedule.total(),
+            if files == 1 { "" } else { "s" },
             self.identity.fingerprint,
             parts.join(", ")
         );

@@ -211,6 +211,14 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             results.display()
         )));
     }
+    // Both output files must take writing before any game, or one file gets a game the other
+    // never does.
+    for (flag, path) in [("--results", &config.results), ("--pgn", &config.pgn)] {
+        if let Some(path) = path {
+            results::check_writable(path)
+                .map_err(|why| RunError::Setup(format!("{flag} {why}")))?;
+        }
+    }
     // A shard never stops for the SPRT: it sees only its slice.
     let sprt = config.sprt.filter(|_| config.shard.is_none());
     // A resumed run whose SPRT had already decided plays nothing more.

@@ -17,6 +17,43 @@ pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
     pgn_with_variations(record, round, event, &[], &[])
 }
 
+/// The PGN `Site`: the machine the game was played on, `?` when it has no name.
+fn site() -> String {
+    nix::unistd::gethostname()
+        .ok()
+        .and_then(|name| name.into_string().ok())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "?".to_string())
+}
+
+/// The PGN `Date`: today in UTC, `YYYY.MM.DD`.
+fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_date(seconds / 86_400);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's days-to-civil).
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
 /// Moves played instead of move `at` (counted from 0) of a line, with their own variations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Variation {
@@ -53,6 +90,8 @@ pub fn pgn_with_variations(
         );
     };
     tag("Event", event);
+    tag("Site", &site());
+    tag("Date", &today());
     tag("Round", &round.to_string());
     tag("Black", &record.black);
     tag("White", &record.white);
@@ -334,6 +373,16 @@ mod tests {
         assert!(read("d5 (e5").unwrap_err().contains("never closed"));
         assert!(read("d5 {e5").unwrap_err().contains("never closed"));
         assert!(read("[Board 8x8]\nd5").unwrap_err().contains("in quotes"));
+    }
+
+    #[test]
+    fn dates_are_the_calendar_dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_781), (2026, 11, 24));
+        let text = pgn(&record(&["d5"]), 1, "test");
+        assert!(text.contains("[Date \""), "{text}");
+        assert!(text.contains("[Site \""), "{text}");
     }
 
     #[test]

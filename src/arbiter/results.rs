@@ -75,6 +75,17 @@ pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Opens `path` for appending (creating it, empty, if need be) to find out now whether games
+/// can be written to it; the error names the file and why not.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(|_| ())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// How many games a results file holds (0 when it does not exist yet).
 pub fn count_records(path: &Path) -> Result<usize, String> {
     Ok(read_results(path)?.len())
