@@ -145,6 +145,19 @@ impl Diagram {
         }
         let mut words = text.split_whitespace();
         let board = words.next().ok_or(FenError::Empty)?;
+        // A character that has no place in a board is named before anything else is judged.
+        let ranks: Vec<&str> = board.split('/').collect();
+        for (i, rank_text) in ranks.iter().enumerate() {
+            if let Some(found) = rank_text
+                .chars()
+                .find(|c| !matches!(c, 'b' | 'w' | '0'..='9'))
+            {
+                return Err(FenError::BadChar {
+                    rank: ranks.len() - i,
+                    found,
+                });
+            }
+        }
         let side = match words.next() {
             None => return Err(FenError::MissingSide),
             Some("b") => Color::Black,
@@ -264,6 +277,11 @@ mod tests {
             (&wide, "size 27x2"),
             (&tall, "size 2x27"),
             ("bw//bw b", "rank 2 has 0 squares"),
+            ("garbage", "unexpected character 'g' in rank 1"),
+            (
+                "\u{20ac}\u{20ac} b",
+                "unexpected character '\u{20ac}' in rank 1",
+            ),
         ];
         for (text, expected) in cases {
             let error = Diagram::parse(text).unwrap_err().to_string();
