@@ -658,3 +658,17 @@ fn a_command_that_cannot_start_gets_a_hint() {
         "{stderr}"
     );
 }
+
+#[test]
+fn random_plies_no_game_can_last_are_refused() {
+    let tag = format!("tag-{}-long-openings", std::process::id());
+    let stderr = fails_fast(
+        &[fixture("first", &tag), fixture("first", &tag)],
+        &["--size", "4x4", "--random-plies", "30"],
+        &tag,
+    );
+    assert!(
+        stderr.contains("--random-plies 30: no random game of 4x4 lasts 30 plies without ending"),
+        "{stderr}"
+    );
+}

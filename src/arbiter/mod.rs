@@ -211,6 +211,11 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             results.display()
         )));
     }
+    let pairs = schedule.total() / (2 * schedule.pairings.len().max(1));
+    config
+        .openings
+        .check(config.game_rules.rules, config.seed, pairs)
+        .map_err(RunError::Setup)?;
     // Both output files must take writing before any game, or one file gets a game the other
     // never does.
     for (flag, path) in [("--results", &config.results), ("--pgn", &config.pgn)] {

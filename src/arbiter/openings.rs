@@ -81,8 +81,14 @@ pub fn read_openings(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> 
     Ok(openings)
 }
 
+/// The seed of pair `pair`'s random opening.
+fn pair_seed(seed: u64, pair: usize) -> u64 {
+    seed ^ splitmix64(pair as u64 + 1)
+}
+
 /// `plies` random legal plies from the start, drawn from `seed`; never a finished game.
-fn random_opening(rules: Rules, plies: usize, seed: u64) -> Opening {
+/// `None` when a thousand tries all ended the game within `plies`.
+fn random_opening(rules: Rules, plies: usize, seed: u64) -> Option<Opening> {
     let mut state = seed;
     for _attempt in 0..1000 {
         let mut position = Position::start(rules).expect("rules checked before the tournament");
@@ -98,16 +104,32 @@ fn random_opening(rules: Rules, plies: usize, seed: u64) -> Opening {
             moves.push(mv);
         }
         if !position.is_game_over() {
-            return Opening { fen: None, moves };
+            return Some(Opening { fen: None, moves });
         }
     }
-    Opening {
-        fen: None,
-        moves: Vec::new(),
-    }
+    None
 }
 
 impl OpeningSource {
+    /// Checks that every one of `pairs` game pairs has its opening: random plies that a game
+    /// of these rules can last (else every game would start from the same position).
+    pub fn check(&self, rules: Rules, seed: u64, pairs: usize) -> Result<(), String> {
+        let OpeningSource::RandomPlies(plies) = self else {
+            return Ok(());
+        };
+        for pair in 0..pairs {
+            if random_opening(rules, *plies, pair_seed(seed, pair)).is_none() {
+                return Err(format!(
+                    "--random-plies {plies}: no random game of {}x{} lasts {plies} plies without ending (game pair {} tried 1000 times); give fewer plies",
+                    rules.width(),
+                    rules.height(),
+                    pair + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The opening of pair `pair`.
     pub fn for_pair(&self, rules: Rules, seed: u64, pair: usize) -> Opening {
         match self {
@@ -117,7 +139,8 @@ impl OpeningSource {
             },
             OpeningSource::List(list) => list[pair % list.len()].clone(),
             OpeningSource::RandomPlies(plies) => {
-                random_opening(rules, *plies, seed ^ splitmix64(pair as u64 + 1))
+                random_opening(rules, *plies, pair_seed(seed, pair))
+                    .expect("checked before the tournament")
             }
         }
     }
