@@ -111,6 +111,9 @@ fn an_engine_crash_ends_the_game_for_the_person_and_quit_leaves_cleanly() {
         over.contains("human (black) wins; crashy lost by crash"),
         "{over}"
     );
+    let end = game.until(|l| l.starts_with("The game is written to"));
+    assert!(end.iter().any(|l| l.starts_with("Moves: ")), "{end:?}");
+    assert!(end.last().unwrap().contains("results.jsonl"), "{end:?}");
     assert!(game.wait_exit().is_some_and(|s| s.success()));
     assert!(
         std::fs::read_to_string(&results)

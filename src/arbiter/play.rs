@@ -57,8 +57,10 @@ fn read_typed(line: &str) -> Result<Typed, String> {
         "undo" => Typed::Undo,
         "quit" | "exit" => Typed::Quit,
         "help" | "?" => Typed::Help,
-        _ => Typed::Move(
-            text.parse()
+        // Squares may be typed in capitals: D5, F5D5.
+        lower => Typed::Move(
+            lower
+                .parse()
                 .map_err(|e| format!("'{text}' is not a move: {e}"))?,
         ),
     })
@@ -276,12 +278,29 @@ pub fn play(
         out,
         &format!("Game over: {winner_name} ({winner}) wins; {how}."),
     );
+    say(out, &format!("Moves: {}", record.moves.join(" ")));
     let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
     append(&settings.results, &(json + "\n"))?;
     append(
         &settings.pgn,
         &pgn(&record, record.id, "konane-arbiter play"),
     )?;
+    let written: Vec<String> = [&settings.results, &settings.pgn]
+        .into_iter()
+        .flatten()
+        .map(|path| path.display().to_string())
+        .collect();
+    if written.is_empty() {
+        say(
+            out,
+            "The game is not kept: give --pgn or --results to keep games.",
+        );
+    } else {
+        say(
+            out,
+            &format!("The game is written to {}.", written.join(" and ")),
+        );
+    }
     Ok(Some(record))
 }
 
@@ -308,6 +327,10 @@ mod tests {
         assert_eq!(read_typed(" moves "), Ok(Typed::ListMoves));
         assert_eq!(read_typed("UNDO"), Ok(Typed::Undo));
         assert_eq!(read_typed("d5"), Ok(Typed::Move("d5".parse().unwrap())));
+        assert_eq!(
+            read_typed(" F5D5 "),
+            Ok(Typed::Move("f5d5".parse().unwrap()))
+        );
         let error = read_typed("f5z").unwrap_err();
         assert!(error.starts_with("'f5z' is not a move: "), "{error}");
     }
