@@ -225,7 +225,10 @@ impl Seat {
         let how = match error {
             // A process that closed its output has usually exited: say how.
             ReadError::Closed => match process.exit_status(Duration::from_millis(200)) {
-                Some(status) => format!("it exited ({})", process::describe_exit(status)),
+                Some(status) => {
+                    process.settle_stderr(Duration::from_millis(300));
+                    format!("it exited ({})", process::describe_exit(status))
+                }
                 None => "it closed its output".to_string(),
             },
             ReadError::Timeout => "it did not answer in time".to_string(),

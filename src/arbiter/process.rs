@@ -138,11 +138,22 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Received>,
     recent: Recent,
+    /// Set once everything the engine wrote on stderr has been read.
+    stderr_closed: Arc<AtomicBool>,
     name: String,
     log: Log,
 }
 
 impl EngineProcess {
+    /// Waits up to `grace` until the engine's stderr has been read to its end, so that the last
+    /// words of an engine that exited are in [`EngineProcess::last_lines`].
+    pub fn settle_stderr(&self, grace: Duration) {
+        let until = Instant::now() + grace;
+        while !self.stderr_closed.load(Ordering::SeqCst) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Starts the engine in a process group of its own. Its stderr goes to the log, marked `!`.
     pub fn start(launch: &Launch, log: Log) -> Result<EngineProcess, String> {
         let mut child = Command::new(&launch.command)
@@ -167,12 +178,15 @@ impl EngineProcess {
         });
         let stderr = child.stderr.take().expect("stderr was piped");
         let (stderr_recent, stderr_log, name) = (recent.clone(), log.clone(), launch.name.clone());
+        let stderr_closed = Arc::new(AtomicBool::new(false));
+        let closed = stderr_closed.clone();
         std::thread::spawn(move || {
             read_lines(stderr, |line| {
                 stderr_log.line(&name, '!', &line);
                 stderr_recent.push(format!("stderr: {line}"));
                 true
-            })
+            });
+            closed.store(true, Ordering::SeqCst);
         });
         let stdin = child.stdin.take();
         Ok(EngineProcess {
@@ -180,6 +194,7 @@ impl EngineProcess {
             stdin,
             lines,
             recent,
+            stderr_closed,
             name: launch.name.clone(),
             log,
         })
@@ -306,7 +321,7 @@ impl EngineProcess {
             (ReadError::Interrupted, None) => format!("interrupted while waiting for '{awaited}'"),
         };
         // The stderr reader may still be delivering the last words of an engine that exited.
-        std::thread::sleep(Duration::from_millis(50));
+        self.settle_stderr(Duration::from_millis(300));
         text += &self.last_lines();
         text
     }
