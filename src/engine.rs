@@ -571,14 +571,8 @@ impl EngineThread {
                 limits.root_moves = legal.clone();
             }
         }
-        if !attempt.losing.is_empty()
-            && attempt
-                .losing
-                .iter()
-                .filter(|mv| legal.contains(mv))
-                .count()
-                < legal.len()
-        {
+        // No proof is attempted under searchmoves, so the losing moves are of the whole list.
+        if !attempt.losing.is_empty() && attempt.losing.len() < legal.len() {
             // The search plays on among the moves not proven to lose.
             limits.root_moves = legal
                 .into_iter()

@@ -900,9 +900,19 @@ impl Checker<'_> {
             legal_in(&position, &best, &sent)?;
             let ranked: Vec<String> = first_moves.iter().flatten().cloned().collect();
             if ranked.len() < 3 {
+                // The ranks that did come, which need not be the first ones.
+                let seen: Vec<String> = (1..=3)
+                    .zip(&first_moves)
+                    .filter(|(_, first)| first.is_some())
+                    .map(|(rank, _)| rank.to_string())
+                    .collect();
+                let seen = if seen.is_empty() {
+                    "none".to_string()
+                } else {
+                    seen.join(", ")
+                };
                 return Err(format!(
-                    "{sent}: info lines came with multipv {} only (expected 1, 2 and 3)",
-                    if ranked.is_empty() { "none".to_string() } else { (1..=ranked.len()).map(|r| r.to_string()).collect::<Vec<_>>().join(", ") }
+                    "{sent}: info lines came with multipv {seen} only (expected 1, 2 and 3)"
                 ));
             }
             for first in &ranked {
