@@ -231,7 +231,7 @@ fn the_turn_and_the_rules_are_refereed_for_the_person_too() {
         Duration::from_secs(10),
         || server.state()["thinking"] == "black"
     ));
-    assert_eq!(server.state()["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(server.plies(), 0);
     // Ending the game stops the engine's search: it never answers `stop`, so it is killed.
     let stopped = server.post("/api/stop", "{}");
     assert_eq!(stopped.status, 200, "{}", stopped.body);
@@ -674,11 +674,7 @@ fn a_depth_search_that_keeps_reporting_is_not_stalled_but_a_silent_one_is() {
         "depth 30; stalled after 1 s without output"
     );
     assert!(
-        eventually(Duration::from_secs(15), || server.state()["moves"]
-            .as_array()
-            .unwrap()
-            .len()
-            == 1),
+        eventually(Duration::from_secs(15), || server.plies() == 1),
         "{}",
         server.state()
     );
@@ -708,20 +704,14 @@ fn takeback_and_resign_against_an_engine() {
         &new_game(6, "human", "engine", r#"{"kind":"movetime","ms":100}"#),
     );
     server.post("/api/move", r#"{"move":"a6","ply":0}"#);
-    assert!(eventually(
-        Duration::from_secs(10),
-        || server.state()["moves"].as_array().unwrap().len() == 2
-    ));
+    assert!(eventually(Duration::from_secs(10), || server.plies() == 2));
     // The engine's reply and the person's move go: the person is to move at the start.
     let back = server.post("/api/takeback", "{}");
     assert_eq!(back.status, 200, "{}", back.body);
     assert_eq!(back.body["moves"], serde_json::json!([]));
     assert_eq!(back.body["to_move"], "black");
     server.post("/api/move", r#"{"move":"f1","ply":0}"#);
-    assert!(eventually(
-        Duration::from_secs(10),
-        || server.state()["moves"].as_array().unwrap().len() == 2
-    ));
+    assert!(eventually(Duration::from_secs(10), || server.plies() == 2));
     let resigned = server.post("/api/resign", "{}");
     assert_eq!(resigned.status, 200, "{}", resigned.body);
     assert_eq!(
@@ -1122,11 +1112,7 @@ fn pause_resume_and_move_now() {
     let hurried = server.post("/api/move-now", "{}");
     assert_eq!(hurried.status, 200, "{}", hurried.body);
     assert!(
-        eventually(Duration::from_secs(3), || server.state()["moves"]
-            .as_array()
-            .unwrap()
-            .len()
-            == 1),
+        eventually(Duration::from_secs(3), || server.plies() == 1),
         "{}",
         server.state()
     );

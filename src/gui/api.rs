@@ -209,11 +209,26 @@ async fn submit<T: DeserializeOwned>(
     body: &Bytes,
     request: impl FnOnce(T) -> Request,
 ) -> Response {
-    let parsed = match parse::<T>(headers, body) {
-        Ok(parsed) => parsed,
-        Err(refusal) => return refusal.into_response(),
-    };
-    answer(session.ask(request(parsed)).await)
+    try_submit(session, headers, body, |parsed| Ok(request(parsed))).await
+}
+
+/// As [`submit`], for a body that can still be refused once read (a malformed node).
+async fn try_submit<T: DeserializeOwned>(
+    session: &Session,
+    headers: &HeaderMap,
+    body: &Bytes,
+    request: impl FnOnce(T) -> Result<Request, Refusal>,
+) -> Response {
+    match parse::<T>(headers, body).and_then(request) {
+        Ok(request) => answer(session.ask(request).await),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// The node `text` names (`m7`, `v2`), or a refusal that says so, after `what`.
+fn node(text: &str, what: &str) -> Result<Node, Refusal> {
+    text.parse()
+        .map_err(|e| Refusal(StatusCode::UNPROCESSABLE_ENTITY, format!("{what}: {e}")))
 }
 
 /// The session's answer: the JSON it gave, or its refusal with status 422.
@@ -289,20 +304,18 @@ struct MoveBody {
 }
 
 async fn play(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    let parsed = match parse::<MoveBody>(&headers, &body) {
-        Ok(parsed) => parsed,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let node = match parsed.node.as_deref().map(str::parse::<Node>).transpose() {
-        Ok(node) => node,
-        Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("node: {e}")),
-    };
-    let request = Request::Move {
-        text: parsed.r#move,
-        ply: parsed.ply,
-        node,
-    };
-    answer(session.ask(request).await)
+    try_submit::<MoveBody>(&session, &headers, &body, |parsed| {
+        Ok(Request::Move {
+            node: parsed
+                .node
+                .as_deref()
+                .map(|n| node(n, "node"))
+                .transpose()?,
+            text: parsed.r#move,
+            ply: parsed.ply,
+        })
+    })
+    .await
 }
 
 /// `?ply=3` (the game's position after 3 plies) or `?node=v2`
@@ -325,10 +338,8 @@ fn queried_node(query: Result<Query<NodeQuery>, QueryRejection>) -> Result<Node,
         })) => Ok(Node::Main(ply)),
         Ok(Query(NodeQuery {
             ply: None,
-            node: Some(node),
-        })) => node
-            .parse()
-            .map_err(|e| Refusal(StatusCode::UNPROCESSABLE_ENTITY, format!("position: {e}"))),
+            node: Some(text),
+        })) => node(&text, "position"),
         Ok(_) => Err(Refusal(StatusCode::BAD_REQUEST, ASK.to_string())),
         Err(e) => Err(Refusal(StatusCode::BAD_REQUEST, format!("{ASK} ({e})"))),
     }
@@ -386,30 +397,25 @@ struct AnalysisBody {
 }
 
 async fn analysis(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
-    let parsed = match parse::<AnalysisBody>(&headers, &body) {
-        Ok(parsed) => parsed,
-        Err(refusal) => return refusal.into_response(),
-    };
-    let node = match (parsed.ply, parsed.node) {
-        (Some(_), Some(_)) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                "malformed request: give ply or node, not both",
-            );
-        }
-        (Some(ply), None) => Some(Node::Main(ply)),
-        (None, Some(node)) => match node.parse() {
-            Ok(node) => Some(node),
-            Err(e) => return error(StatusCode::UNPROCESSABLE_ENTITY, format!("analysis: {e}")),
-        },
-        (None, None) => None,
-    };
-    let request = Request::Analyse {
-        engine: parsed.engine,
-        node,
-        lines: parsed.lines,
-    };
-    answer(session.ask(request).await)
+    try_submit::<AnalysisBody>(&session, &headers, &body, |parsed| {
+        let analysed = match (parsed.ply, parsed.node) {
+            (Some(_), Some(_)) => {
+                return Err(Refusal(
+                    StatusCode::BAD_REQUEST,
+                    "malformed request: give ply or node, not both".to_string(),
+                ));
+            }
+            (Some(ply), None) => Some(Node::Main(ply)),
+            (None, Some(text)) => Some(node(&text, "analysis")?),
+            (None, None) => None,
+        };
+        Ok(Request::Analyse {
+            engine: parsed.engine,
+            node: analysed,
+            lines: parsed.lines,
+        })
+    })
+    .await
 }
 
 async fn import(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
@@ -428,14 +434,10 @@ async fn delete_variation(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let parsed = match parse::<NodeBody>(&headers, &body) {
-        Ok(parsed) => parsed,
-        Err(refusal) => return refusal.into_response(),
-    };
-    match parsed.node.parse() {
-        Ok(node) => answer(session.ask(Request::DeleteVariation(node)).await),
-        Err(e) => error(StatusCode::UNPROCESSABLE_ENTITY, format!("delete: {e}")),
-    }
+    try_submit::<NodeBody>(&session, &headers, &body, |parsed| {
+        Ok(Request::DeleteVariation(node(&parsed.node, "delete")?))
+    })
+    .await
 }
 
 /// `{}`: the body of the requests that take no arguments.

@@ -145,11 +145,10 @@ impl Import {
         let read = crate::arbiter::pgn::read(&self.text).map_err(|e| format!("import: {e}"))?;
         let (mut width, mut height) = (self.width, self.height);
         if let Some(board) = read.tag("Board") {
-            let size = board
-                .split_once('x')
-                .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
-            (width, height) = size
-                .ok_or_else(|| format!("import: the Board tag is WIDTHxHEIGHT, not '{board}'"))?;
+            let rules = Rules::default()
+                .with_size_text(board)
+                .map_err(|e| format!("import: the Board tag is WIDTHxHEIGHT: {e}"))?;
+            (width, height) = (usize::from(rules.width()), usize::from(rules.height()));
         }
         let new = NewGame {
             width,
@@ -507,6 +506,17 @@ impl Game {
         }
     }
 
+    /// The position at `node`, or why the game has none there.
+    pub fn find(&self, node: Node) -> Result<Position, String> {
+        self.position_at(node).ok_or_else(|| match node {
+            Node::Main(ply) => format!(
+                "ply {ply} is past the last move (the game has {} plies)",
+                self.moves.len()
+            ),
+            Node::Side(_) => format!("{node} is not a position of this game"),
+        })
+    }
+
     /// The moves from the start to `node`, if the game has it.
     pub fn moves_to(&self, node: Node) -> Option<Vec<Move>> {
         let (ply, path) = self.variations.path(node)?;
@@ -518,9 +528,7 @@ impl Game {
     /// Plays `mv` from `from` as a variation (the game stays as it is); the node it leads to,
     /// which is the game's own next position when `mv` is the game's move there.
     pub fn play_variation(&mut self, from: Node, mv: Move) -> Result<Node, String> {
-        let mut after = self
-            .position_at(from)
-            .ok_or_else(|| format!("{from} is not a position of this game"))?;
+        let mut after = self.find(from)?;
         after
             .play(mv)
             .map_err(|why| format!("{mv} is not legal here: {why}"))?;

@@ -54,10 +54,11 @@ impl Series {
     }
 
     /// Counts game `number`, played as `setup`, won by `winner` (no one when stopped), and
-    /// schedules the next game with the colours swapped if the match goes on.
-    pub fn finished(&mut self, number: u64, setup: &NewGame, winner: Option<Color>) {
+    /// schedules the next game with the colours swapped if the match goes on; false when that
+    /// game was counted already.
+    pub fn finished(&mut self, number: u64, setup: &NewGame, winner: Option<Color>) -> bool {
         if number <= self.counted {
-            return;
+            return false;
         }
         self.counted = number;
         if let Some(color) = winner {
@@ -72,6 +73,7 @@ impl Series {
             next.options.swap(0, 1);
             self.next = Some((next, Instant::now() + BETWEEN_GAMES));
         }
+        true
     }
 
     /// The next game's request once its time has come.
@@ -80,11 +82,6 @@ impl Series {
             Some((_, at)) if Instant::now() >= *at => self.next.take().map(|(next, _)| next),
             _ => None,
         }
-    }
-
-    /// True while the match is between two games.
-    pub fn between_games(&self) -> bool {
-        self.next.is_some()
     }
 
     /// What the page is told.
@@ -123,11 +120,11 @@ mod tests {
             games: None,
         };
         let mut series = Series::new(3, &first, 1);
-        series.finished(1, &first, Some(Color::White));
+        assert!(series.finished(1, &first, Some(Color::White)));
         assert_eq!(series.score, [0, 1], "b won as White");
-        series.finished(1, &first, Some(Color::White));
+        assert!(!series.finished(1, &first, Some(Color::White)));
         assert_eq!(series.played, 1, "a game counts once");
-        assert!(series.between_games());
+        assert!(series.next.is_some(), "the next game is due");
         assert!(series.due().is_none(), "the next game waits a moment");
         let second = series.next.take().unwrap().0;
         assert_eq!((second.black.as_str(), second.white.as_str()), ("b", "a"));
@@ -136,6 +133,6 @@ mod tests {
         let third = series.next.take().unwrap().0;
         series.finished(3, &third, Some(Color::Black));
         assert_eq!(series.score, [2, 1]);
-        assert!(!series.between_games(), "the match is over");
+        assert!(series.next.is_none(), "the match is over");
     }
 }

@@ -356,10 +356,7 @@ impl Core {
                     let _ = reply.send(view::position(&self.game, node));
                 }
                 Some(Message::Lookup(node, reply)) => {
-                    let found = self.game.position_at(node);
-                    let _ = reply.send(
-                        found.ok_or_else(|| format!("{node} is not a position of this game")),
-                    );
+                    let _ = reply.send(self.game.find(node));
                 }
                 Some(Message::Request(request, reply)) => {
                     // A refused request changes nothing, so nothing is published.
@@ -564,21 +561,16 @@ impl Core {
 
     /// A seat, not yet started, for each side of the game an engine plays.
     fn engine_seats(&self) -> [Option<EngineSeat>; 2] {
-        let mut side = 0;
-        self.game.players.clone().map(|player| {
-            let options = &self.game.setup.options[side];
-            side += 1;
-            match player {
-                Player::Engine { index, .. } => Some(EngineSeat {
-                    seat: Some(Box::new(Seat::new(
-                        &self.engines[index].with_options(options),
-                        self.game.rules,
-                        self.log.clone(),
-                    ))),
-                    started: false,
-                }),
-                Player::Human => None,
-            }
+        std::array::from_fn(|side| match self.game.players[side] {
+            Player::Engine { index, .. } => Some(EngineSeat {
+                seat: Some(Box::new(Seat::new(
+                    &self.engines[index].with_options(&self.game.setup.options[side]),
+                    self.game.rules,
+                    self.log.clone(),
+                ))),
+                started: false,
+            }),
+            Player::Human => None,
         })
     }
 
@@ -645,14 +637,10 @@ impl Core {
         let Some(engine) = self.roster.iter().position(|e| e.name == name) else {
             return Err(format!("analysis: '{name}' is not a configured engine"));
         };
-        if let Some(node) = node.filter(|&node| self.game.position_at(node).is_none()) {
-            return Err(match node {
-                Node::Main(ply) => format!(
-                    "analysis: ply {ply} is past the last move (the game has {} plies)",
-                    self.game.moves.len()
-                ),
-                Node::Side(_) => format!("analysis: {node} is not a variation of this game"),
-            });
+        if let Some(node) = node {
+            self.game
+                .find(node)
+                .map_err(|why| format!("analysis: {why}"))?;
         }
         let multipv = self.roster[engine]
             .options
@@ -1046,10 +1034,8 @@ impl Core {
             return false;
         };
         if let Some(ended) = &self.game.ended
-            && !series.between_games()
-            && series.played < series.total
+            && series.finished(self.game.number, &self.game.setup, ended.winner)
         {
-            series.finished(self.game.number, &self.game.setup, ended.winner);
             return true;
         }
         let Some(next) = series.due() else {

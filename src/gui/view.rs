@@ -294,15 +294,10 @@ pub fn state(context: &Context) -> Arc<str> {
 /// moves are those a person may play there: any, in a variation or a finished game; at the
 /// end of a game going on, only on a person's turn.
 pub fn position(game: &Game, node: Node) -> std::result::Result<Arc<str>, String> {
-    let (Some(position), Some(moves)) = (game.position_at(node), game.moves_to(node)) else {
-        return Err(match node {
-            Node::Main(ply) => format!(
-                "position: ply {ply} is past the last move (the game has {} plies)",
-                game.moves.len()
-            ),
-            Node::Side(_) => format!("position: {node} is not a variation of this game"),
-        });
-    };
+    let position = game.find(node).map_err(|why| format!("position: {why}"))?;
+    let moves = game
+        .moves_to(node)
+        .expect("a node the game has has its moves");
     let engine_to_move = *game.player_to_move() != Player::Human;
     let legal = if node == game.end() && game.ended.is_none() && engine_to_move {
         Vec::new()

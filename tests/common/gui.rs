@@ -104,6 +104,11 @@ impl Server {
         self.get("/api/state")
     }
 
+    /// The plies the game has now.
+    pub fn plies(&self) -> usize {
+        self.state()["moves"].as_array().map_or(0, Vec::len)
+    }
+
     /// Opens the live stream as a page does; the page counts as open until it is dropped.
     pub fn open_page(&self) -> impl std::io::Read + use<> {
         let response = self

@@ -745,8 +745,7 @@ async function view(node) {
   viewing = null;
   draw();
   if (state.analysis && state.analysis.node !== viewNode) {
-    const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode, lines: state.analysis.lines });
-    if (answer) show(answer);
+    await analyse(state.analysis.engine, state.analysis.lines);
   }
 }
 
@@ -819,11 +818,16 @@ function rematch(swap) {
   startGame(setup);
 }
 
-async function toggleAnalysis() {
-  const lines = Number($("analysis-lines").value);
-  const body = state && state.analysis ? { engine: null } : { engine: $("analysis-engine").value, node: viewNode, lines };
+// Asks `engine` (null: none) to analyse the position shown with `lines` lines.
+async function analyse(engine, lines) {
+  const body = engine === null ? { engine } : { engine, node: viewNode, lines };
   const answer = await post("/api/analysis", body);
   if (answer) show(answer);
+}
+
+function toggleAnalysis() {
+  const engine = state && state.analysis ? null : $("analysis-engine").value;
+  return analyse(engine, Number($("analysis-lines").value));
 }
 
 async function typedMove(event) {
@@ -867,11 +871,8 @@ $("time-kind").addEventListener("change", () => showTimeFields(true));
 $("black").addEventListener("change", () => drawOptions("black"));
 $("white").addEventListener("change", () => drawOptions("white"));
 $("analyse").addEventListener("click", toggleAnalysis);
-$("analysis-lines").addEventListener("change", async () => {
-  if (!state || !state.analysis) return;
-  const lines = Number($("analysis-lines").value);
-  const answer = await post("/api/analysis", { engine: state.analysis.engine, node: viewNode, lines });
-  if (answer) show(answer);
+$("analysis-lines").addEventListener("change", () => {
+  if (state && state.analysis) analyse(state.analysis.engine, Number($("analysis-lines").value));
 });
 $("stop-game").addEventListener("click", () => request("/api/stop"));
 $("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
