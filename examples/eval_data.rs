@@ -13,7 +13,7 @@
 //! time limit makes a rerun on another machine differ slightly; the data set in the repository
 //! is what the evaluation's weights are fitted to.
 
-use konane::board::splitmix64;
+use konane::rules::board::splitmix64;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
 use konane::{Capture, Opening, Rules};

@@ -9,7 +9,7 @@
 //! Prints, per board and stone count, the median proof time (`>LIMIT` when at most half were
 //! proven) and the shares proven within 10, 50 and 250 ms.
 
-use konane::board::splitmix64;
+use konane::rules::board::splitmix64;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
 use konane::{Capture, Opening, Rules};

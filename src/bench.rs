@@ -1,7 +1,7 @@
 //! `bench`: a fixed set of positions searched to a fixed depth. The total node count is a
 //! fingerprint of the search; nodes per second measure its speed.
 
-use crate::position::Position;
+use crate::rules::position::Position;
 use crate::rules::{Capture, Opening};
 use crate::search::tt::Table;
 use crate::search::{self, Flags};

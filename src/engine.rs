@@ -3,14 +3,14 @@
 //! to the one engine thread, which owns the position, the options and the search.
 
 use crate::bench;
-use crate::position::Position;
 use crate::protocol::{self, Command, Go, Query, Start};
+use crate::rules::position::Position;
+use crate::rules::square::Color;
 use crate::rules::{Capture, Opening, Rules};
 use crate::search::exact::{self, Attempt, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
-use crate::square::Color;
 use crossbeam_channel::{Receiver, unbounded};
 use std::io::{BufRead, Write};
 use std::ops::ControlFlow;

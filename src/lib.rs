@@ -6,24 +6,15 @@
 
 pub mod arbiter;
 pub mod bench;
-pub mod bits;
-pub mod board;
 pub mod cli;
 pub mod engine;
-pub mod fen;
 pub mod gui;
-pub mod moves;
-pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod solve;
-pub mod square;
 
-pub use bits::{Bits, Wide};
-pub use board::{Board, IllegalMove, Phase};
-pub use fen::{Diagram, FenError};
-pub use moves::{Move, MoveError};
-pub use position::{Position, PositionError};
-pub use rules::{Capture, Opening, Rules, RulesError};
-pub use square::{Color, Direction, Square};
+pub use rules::{
+    Bits, Board, Capture, Color, Diagram, Direction, FenError, IllegalMove, ImageError, Move,
+    MoveError, Opening, Phase, Position, PositionError, Rules, RulesError, Square, Symmetry, Wide,
+};

@@ -1,7 +1,7 @@
 //! The engine protocol's input side: one text line in, one typed [`Command`] out (see protocol.md).
 //! Parsing knows the notation but not the position: legality is checked by the engine.
 
-use crate::moves::{Move, MoveError};
+use crate::rules::moves::{Move, MoveError};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::multispace0;
 use nom::combinator::all_consuming;

@@ -8,11 +8,11 @@ use crate::arbiter::process::{
     self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
 };
 use crate::arbiter::spec::EngineSpec;
-use crate::board::splitmix64;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::board::splitmix64;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::Color;
 use crate::rules::{Capture, Opening, Rules};
-use crate::square::Color;
 use std::fmt;
 use std::time::{Duration, Instant};
 

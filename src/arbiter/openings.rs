@@ -1,10 +1,10 @@
 //! Where each game pair starts: the start position, an openings file, or random plies.
 
 use crate::arbiter::game::Opening;
-use crate::board::splitmix64;
-use crate::moves::Move;
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::rules::board::splitmix64;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,8 +1,8 @@
 //! Games as PGN text.
 
 use crate::arbiter::game::GameRecord;
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::rules::position::Position;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;

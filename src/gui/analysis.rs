@@ -18,7 +18,7 @@ pub struct Worker {
     /// Set to stop the search.
     pub stop: Arc<AtomicBool>,
     /// The side to move in the searched position.
-    pub side: crate::square::Color,
+    pub side: crate::rules::square::Color,
     /// The game it works for.
     pub game: u64,
 }

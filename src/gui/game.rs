@@ -4,10 +4,10 @@
 use crate::arbiter::game::{Clocks, Opening, Termination, TimeControl};
 use crate::arbiter::options::{self, EngineOption};
 use crate::gui::tree::{Node, Variations};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::Color;
 use crate::rules::{Capture, Opening as OpeningRule, Rules};
-use crate::square::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

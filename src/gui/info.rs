@@ -2,7 +2,7 @@
 //! (`mate N` as such), nodes, speed, the principal variation, and with `MultiPV` each ranked
 //! line; and the first line's score as Black's chance to win, for the evaluation bar and graph.
 
-use crate::square::Color;
+use crate::rules::square::Color;
 use serde::Serialize;
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! to game, the score runs, and the next game starts by itself a moment after one ends.
 
 use crate::gui::game::NewGame;
-use crate::square::Color;
+use crate::rules::square::Color;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

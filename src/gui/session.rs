@@ -15,8 +15,8 @@ use crate::gui::info::Live;
 use crate::gui::series::{MAX_GAMES, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -271,7 +271,7 @@ struct Core {
     next_token: u64,
     live: Live,
     /// Who the live figures are of, and the side to move in their position.
-    live_who: (String, crate::square::Color, Node),
+    live_who: (String, crate::rules::square::Color, Node),
     /// The live figures changed in a way no engine line reported (a search ended).
     live_changed: bool,
     /// An engine line scored a game position since the state was last published.
@@ -316,7 +316,11 @@ impl Core {
             analyst: None,
             next_token: 0,
             live: Live::default(),
-            live_who: (String::new(), crate::square::Color::Black, Node::Main(0)),
+            live_who: (
+                String::new(),
+                crate::rules::square::Color::Black,
+                Node::Main(0),
+            ),
             live_changed: false,
             scores_changed: false,
             published: Instant::now(),
@@ -869,7 +873,7 @@ impl Core {
     }
 
     /// Starts the figures of a search by `who` of `node`, whose position has `side` to move.
-    fn show_live(&mut self, who: String, side: crate::square::Color, node: Node) {
+    fn show_live(&mut self, who: String, side: crate::rules::square::Color, node: Node) {
         self.live = Live::new(side);
         self.live_who = (who, side, node);
         self.live_changed = true;

@@ -2,8 +2,8 @@
 //! game as a tree without changing it. A node is a position: `m3` is the game's position
 //! after 3 plies, `v7` the position a variation move led to.
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;

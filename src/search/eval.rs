@@ -5,10 +5,10 @@
 //! by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times the
 //! log-odds that the side to move wins.
 
-use crate::bits::Bits;
-use crate::board::{Board, Phase};
-use crate::position::{BoardVisitor, Position};
-use crate::square::Color;
+use crate::rules::bits::Bits;
+use crate::rules::board::{Board, Phase};
+use crate::rules::position::{BoardVisitor, Position};
+use crate::rules::square::Color;
 
 /// How many features the evaluation weighs.
 pub const FEATURES: usize = 6;

@@ -3,9 +3,9 @@
 //! reported as `mate N`; anything else falls back to the playing search, which leaves out the
 //! moves the attempt proved to lose.
 
-use crate::moves::Move;
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::solve::{MoveResult, ProofTable, Solver};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

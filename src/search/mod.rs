@@ -9,10 +9,10 @@ pub mod time;
 pub mod tt;
 pub mod tune;
 
-use crate::bits::Bits;
-use crate::board::Board;
-use crate::moves::Move;
-use crate::position::{BoardVisitor, Position};
+use crate::rules::bits::Bits;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::position::{BoardVisitor, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::{Budget, Limits};

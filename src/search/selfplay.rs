@@ -3,9 +3,9 @@
 
 use super::Flags;
 use super::tt::Table;
-use crate::board::splitmix64;
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::rules::board::splitmix64;
+use crate::rules::position::Position;
 
 /// Plays one game under `rules`: `random_plies` random legal plies drawn from `seed` (which is
 /// advanced), then the engine at `depth` on both sides. Returns every position after the

@@ -5,8 +5,8 @@
 //! slightly worse move and never one far worse than the best it saw.
 
 use super::eval;
-use crate::board::splitmix64;
-use crate::moves::Move;
+use crate::rules::board::splitmix64;
+use crate::rules::moves::Move;
 
 /// Full strength: the search as it is, with exact endgame solving.
 pub const FULL: u8 = 20;

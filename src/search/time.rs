@@ -1,6 +1,6 @@
 //! Time management: how long to think, from the clock, the increment and the move overhead.
 
-use crate::moves::Move;
+use crate::rules::moves::Move;
 use std::time::Duration;
 
 /// What the GUI allows for one search.

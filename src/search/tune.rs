@@ -5,7 +5,7 @@
 //! rate, so the same data set always gives the same weights.
 
 use super::eval::{FEATURES, FULL};
-use crate::position::Position;
+use crate::rules::position::Position;
 use crate::rules::{Capture, Opening};
 
 /// The regression's inputs: each feature once for the empty-board row of weights and once for
@@ -198,7 +198,7 @@ mod tests {
         let mut samples = Vec::new();
         let mut state = 1u64;
         let mut draw = |modulus: u64| {
-            state = crate::board::splitmix64(state);
+            state = crate::rules::board::splitmix64(state);
             state % modulus
         };
         for _ in 0..60_000 {

@@ -9,10 +9,10 @@ pub mod report;
 mod symmetry;
 pub mod table;
 
-use crate::bits::Bits;
-use crate::board::Board;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::bits::Bits;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use symmetry::{SymmetricKeys, canonical};

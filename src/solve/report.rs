@@ -1,9 +1,9 @@
 //! `konane-engine solve`: one position or every opening, solved and reported. Results go to
 //! the output; nodes, time, memory and progress lines to the diagnostics stream.
 
-use crate::position::Position;
+use crate::rules::position::Position;
+use crate::rules::square::Color;
 use crate::solve::{MoveResult, Progress, ProofTable, Solution, Solver};
-use crate::square::Color;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

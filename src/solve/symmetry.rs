@@ -3,27 +3,10 @@
 //! rectangle): a stone never leaves squares of its start colour, so the other symmetries map
 //! reachable positions onto positions that never occur.
 
-use crate::bits::Bits;
-use crate::board::{Board, splitmix64};
-use crate::rules::Rules;
-use crate::square::Color;
-
-/// The eight symmetries of a square, as maps of (file, rank) on a `width` x `height` board;
-/// `None` where the map does not fit a rectangle.
-fn transform(which: usize, f: usize, r: usize, w: usize, h: usize) -> Option<(usize, usize)> {
-    let square = w == h;
-    match which {
-        0 => Some((f, r)),
-        1 => Some((w - 1 - f, r)),
-        2 => Some((f, h - 1 - r)),
-        3 => Some((w - 1 - f, h - 1 - r)),
-        4 if square => Some((r, f)),
-        5 if square => Some((w - 1 - r, h - 1 - f)),
-        6 if square => Some((w - 1 - r, f)),
-        7 if square => Some((r, h - 1 - f)),
-        _ => None,
-    }
-}
+use crate::rules::bits::Bits;
+use crate::rules::board::{Board, splitmix64};
+use crate::rules::square::Color;
+use crate::rules::{Rules, Symmetry};
 
 /// Zobrist keys for each colour-keeping symmetry of one board size.
 pub struct SymmetricKeys {
@@ -43,11 +26,11 @@ impl SymmetricKeys {
                 .collect()
         });
         let mut stones = Vec::new();
-        for which in 0..8 {
+        for symmetry in Symmetry::ALL {
             let images: Option<Vec<usize>> = (0..area)
                 .map(|i| {
                     let (f, r) = (i % w, i / w);
-                    let (f2, r2) = transform(which, f, r, w, h)?;
+                    let (f2, r2) = symmetry.map_indices(f, r, w, h)?;
                     ((f + r) % 2 == (f2 + r2) % 2).then_some(f2 + r2 * w)
                 })
                 .collect();
@@ -111,7 +94,7 @@ pub fn canonical(keys: &[u64]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
+    use crate::rules::position::Position;
     use crate::rules::{Capture, Opening};
 
     #[test]

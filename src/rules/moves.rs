@@ -2,7 +2,7 @@
 //!
 //! A move parses without a board; whether it is legal is the position's question.
 
-use crate::square::{Direction, Square, SquareError};
+use crate::rules::square::{Direction, Square, SquareError};
 use std::fmt;
 use std::str::FromStr;
 

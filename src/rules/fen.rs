@@ -3,7 +3,7 @@
 //! position allows is the board's business.
 
 use crate::rules::RulesError;
-use crate::square::{Color, MAX_SIDE, MIN_SIDE};
+use crate::rules::square::{Color, MAX_SIDE, MIN_SIDE};
 use std::fmt;
 
 /// The longest position string accepted (a 26x26 board needs at most 704 bytes).

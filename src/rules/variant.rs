@@ -1,7 +1,7 @@
 //! The rule options: board size, opening and capture style, and the masks derived from them.
 
-use crate::bits::Bits;
-use crate::square::{Direction, MAX_SIDE, MIN_SIDE, Square};
+use crate::rules::bits::Bits;
+use crate::rules::square::{Direction, MAX_SIDE, MIN_SIDE, Square};
 use once_cell::sync::Lazy;
 use std::any::{Any, TypeId};
 use std::collections::HashMap;

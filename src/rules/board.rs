@@ -1,11 +1,11 @@
 //! A game state on bitboards of one width: stones, side to move, hash; move generation,
 //! legality, play and perft.
 
-use crate::bits::Bits;
-use crate::fen::Diagram;
-use crate::moves::Move;
+use crate::rules::bits::Bits;
+use crate::rules::fen::Diagram;
+use crate::rules::moves::Move;
+use crate::rules::square::{Color, Direction, MAX_SIDE, Square};
 use crate::rules::{Capture, Layout, Opening, Rules};
-use crate::square::{Color, Direction, MAX_SIDE, Square};
 use std::fmt;
 
 /// What kind of move is due.

@@ -1,11 +1,11 @@
 //! [`Position`]: a game state on whichever bitboard width fits its board.
 
-use crate::bits::{Bits, Wide};
-use crate::board::{Board, IllegalMove, Phase};
-use crate::fen::{Diagram, FenError};
-use crate::moves::Move;
+use crate::rules::bits::{Bits, Wide};
+use crate::rules::board::{Board, IllegalMove, Phase};
+use crate::rules::fen::{Diagram, FenError};
+use crate::rules::moves::Move;
+use crate::rules::square::{Color, Square};
 use crate::rules::{Capture, Opening, Rules, RulesError};
-use crate::square::{Color, Square};
 use std::fmt;
 
 /// A Konane position of any size: up to 64 squares on `u64`, up to 128 on `u128`, else [`Wide`].
