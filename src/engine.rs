@@ -3,46 +3,24 @@
 //! to the one engine thread, which owns the position, the options and the search.
 
 use crate::bench;
-use crate::protocol::{self, Command, Go, Query, Start};
+use crate::protocol::game::{GameSetup, RULE_OPTION_LINES, spin};
+use crate::protocol::io::{InputLine, Output, next_line};
+use crate::protocol::{self, Command, Go};
 use crate::rules::position::Position;
 use crate::rules::square::Color;
-use crate::rules::{Capture, Opening, Rules};
 use crate::search::exact::{self, Attempt, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
 use crossbeam_channel::{Receiver, unbounded};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The engine's name in `id name`.
 pub const NAME: &str = concat!("Konane ", env!("CARGO_PKG_VERSION"));
-
-/// A line-oriented output shared by the reading thread and the engine thread.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    /// Output to `writer`.
-    pub fn new(writer: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(writer))))
-    }
-
-    /// Writes one line and flushes it. A closed output is ignored: the GUI has gone.
-    pub fn line(&self, text: &str) {
-        let mut writer = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
-        let _ = writeln!(writer, "{text}");
-        let _ = writer.flush();
-    }
-
-    /// Reports a bad command as `info string error: ...`.
-    pub fn error(&self, text: &str) {
-        self.line(&format!("info string error: {text}"));
-    }
-}
 
 /// Which handshake the GUI used.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -62,10 +40,6 @@ struct Options {
     ponder: bool,
     /// How many best lines a search reports (`MultiPV`).
     lines: usize,
-    width: usize,
-    height: usize,
-    opening: Opening,
-    capture: Capture,
 }
 
 impl Default for Options {
@@ -77,38 +51,19 @@ impl Default for Options {
             move_overhead: 10,
             ponder: false,
             lines: 1,
-            width: 8,
-            height: 8,
-            opening: Opening::Traditional,
-            capture: Capture::Straight,
         }
     }
 }
 
-/// The `option` lines of the handshake.
-const OPTION_LINES: [&str; 10] = [
+/// The `option` lines of the handshake, besides the rule options.
+const OPTION_LINES: [&str; 6] = [
     "option name Hash type spin default 16 min 1 max 65536",
     "option name Skill type spin default 20 min 0 max 20",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MoveOverhead type spin default 10 min 0 max 5000",
     "option name Ponder type check default false",
     "option name MultiPV type spin default 1 min 1 max 256",
-    "option name Width type spin default 8 min 2 max 26",
-    "option name Height type spin default 8 min 2 max 26",
-    "option name Opening type combo default traditional var traditional var any",
-    "option name Capture type combo default straight var straight var single var turning",
 ];
-
-fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    value
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| {
-            format!("setoption: {name} must be a whole number from {min} to {max}, not '{value}'")
-        })
-}
 
 impl Options {
     /// Applies one `setoption`; the error names the option and the bad value.
@@ -133,27 +88,9 @@ impl Options {
                     }
                 }
             }
-            "width" => self.width = spin("Width", value, 2, 26)? as usize,
-            "height" => self.height = spin("Height", value, 2, 26)? as usize,
-            "opening" => {
-                self.opening = value
-                    .trim()
-                    .parse()
-                    .map_err(|e| format!("setoption: {e}"))?
-            }
-            "capture" => {
-                self.capture = value
-                    .trim()
-                    .parse()
-                    .map_err(|e| format!("setoption: {e}"))?
-            }
             _ => return Err(format!("setoption: unknown option '{name}'")),
         }
         Ok(())
-    }
-
-    fn rules(&self) -> Result<Rules, String> {
-        Rules::new(self.width, self.height, self.opening, self.capture).map_err(|e| e.to_string())
     }
 }
 
@@ -161,66 +98,6 @@ impl Options {
 enum Message {
     Command(Command),
     Quit,
-}
-
-/// The longest input line read whole; a longer one is refused (and skipped) as bad input.
-pub const MAX_LINE: usize = 1 << 20;
-
-/// One line of input, as far as it could be read.
-enum InputLine {
-    /// A line of text (without its line ending).
-    Text(String),
-    /// A line refused before parsing; the text says why.
-    Bad(String),
-}
-
-/// Reads the next line of at most [`MAX_LINE`] bytes; `None` at the end of input. Bytes that
-/// are not UTF-8 and lines too long to be commands are reported, never fatal.
-fn next_line(input: &mut impl BufRead) -> Option<InputLine> {
-    let mut bytes = Vec::new();
-    let mut too_long = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if chunk.is_empty() {
-            if bytes.is_empty() && !too_long {
-                return None;
-            }
-            break;
-        }
-        let (taken, ended) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(at) => (at + 1, true),
-            None => (chunk.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(bytes.len());
-        too_long |= taken > room;
-        bytes.extend_from_slice(&chunk[..taken.min(room)]);
-        input.consume(taken);
-        if ended {
-            break;
-        }
-    }
-    if too_long {
-        return Some(InputLine::Bad(format!(
-            "line longer than {MAX_LINE} bytes, skipped"
-        )));
-    }
-    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
-        bytes.pop();
-    }
-    Some(match String::from_utf8(bytes) {
-        Ok(text) => InputLine::Text(text),
-        Err(error) => {
-            let at = error.utf8_error().valid_up_to();
-            let byte = error.as_bytes()[at];
-            InputLine::Bad(format!(
-                "line is not UTF-8 text (byte 0x{byte:02x} at offset {at}), skipped"
-            ))
-        }
-    })
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
@@ -299,7 +176,8 @@ struct EngineThread {
     running: Arc<AtomicBool>,
     options: Options,
     dialect: Dialect,
-    position: Position,
+    /// The rule options and the position.
+    setup: GameSetup,
     tt: Table,
     tt_mb: usize,
     /// Proofs of small positions, tried before searching them.
@@ -320,7 +198,7 @@ impl EngineThread {
             flags,
             busy,
             running,
-            position: Position::start(Rules::default()).expect("8x8 traditional is playable"),
+            setup: GameSetup::default(),
             tt: Table::new(options.hash_mb),
             tt_mb: options.hash_mb,
             exact: Exact::new(),
@@ -342,7 +220,7 @@ impl EngineThread {
                 self.dialect = if ugi { Dialect::Ugi } else { Dialect::Uci };
                 self.output.line(&format!("id name {NAME}"));
                 self.output.line("id author the Konane engine developers");
-                for line in OPTION_LINES {
+                for line in OPTION_LINES.iter().chain(&RULE_OPTION_LINES) {
                     self.output.line(line);
                 }
                 self.output.line(if ugi { "ugiok" } else { "uciok" });
@@ -356,23 +234,28 @@ impl EngineThread {
                 self.tt.clear();
             }
             Command::SetOption { name, value } => {
-                if let Err(error) = self.options.set(&name, value.as_deref()) {
+                let set = match self.setup.set_option(&name, value.as_deref()) {
+                    Ok(false) => self.options.set(&name, value.as_deref()),
+                    done => done.map(|_| ()),
+                };
+                if let Err(error) = set {
                     self.output.error(&error);
                 }
             }
-            Command::Position { start, moves } => match self.set_up(&start, &moves) {
-                Ok(position) => self.position = position,
-                Err(error) => self.output.error(&format!("position: {error}")),
-            },
+            Command::Position { start, moves } => {
+                if let Err(error) = self.setup.set_position(&start, &moves) {
+                    self.output.error(&format!("position: {error}"));
+                }
+            }
             Command::Go(go) => {
                 self.running.store(true, Ordering::SeqCst);
                 self.go(&go)
             }
-            Command::Query(query) => self.answer(query),
+            Command::Query(query) => self.output.line(&self.setup.answer(query)),
             Command::Display => self.display(),
             Command::Eval => {
-                let score = search::eval::evaluate_position(&self.position);
-                let side = self.position.side_to_move();
+                let score = search::eval::evaluate_position(&self.setup.position);
+                let side = self.setup.position.side_to_move();
                 self.output
                     .line(&format!("info string eval {score} cp for {side}"));
             }
@@ -396,7 +279,7 @@ impl EngineThread {
     /// `Hash` asks for, the proofs' for the rules of the options.
     fn prepare_tables(&mut self) {
         self.resize_table();
-        if let Ok(rules) = self.options.rules() {
+        if let Ok(rules) = self.setup.rules() {
             self.exact.prepare(rules);
         }
     }
@@ -423,38 +306,8 @@ impl EngineThread {
         }
     }
 
-    /// The position a `position` command names; the current one stays if this fails.
-    fn set_up(&self, start: &Start, moves: &[crate::Move]) -> Result<Position, String> {
-        let mut position = match start {
-            Start::StartPos => Position::start(self.options.rules()?).map_err(|e| e.to_string())?,
-            Start::Fen(text) => {
-                Position::from_fen(text, self.options.opening, self.options.capture)
-                    .map_err(|e| e.to_string())?
-            }
-        };
-        for (i, &mv) in moves.iter().enumerate() {
-            position
-                .play(mv)
-                .map_err(|e| format!("illegal move {mv} (move {} of the list): {e}", i + 1))?;
-        }
-        Ok(position)
-    }
-
-    fn answer(&self, query: Query) {
-        let answer = match query {
-            Query::GameOver => self.position.is_game_over().to_string(),
-            Query::P1Turn => (self.position.side_to_move() == Color::Black).to_string(),
-            Query::Result => match self.position.winner() {
-                Some(Color::Black) => "p1win".to_string(),
-                Some(Color::White) => "p2win".to_string(),
-                None => "none".to_string(),
-            },
-        };
-        self.output.line(&format!("response {answer}"));
-    }
-
     fn display(&self) {
-        let position = &self.position;
+        let position = &self.setup.position;
         for line in position.pretty().lines() {
             self.output.line(line);
         }
@@ -473,7 +326,7 @@ impl EngineThread {
     }
 
     fn limits(&self, go: &Go) -> Limits {
-        let (time, increment) = match self.position.side_to_move() {
+        let (time, increment) = match self.setup.position.side_to_move() {
             Color::Black => (go.black_time, go.black_inc),
             Color::White => (go.white_time, go.white_inc),
         };
@@ -496,13 +349,13 @@ impl EngineThread {
         if go.ponder || go.infinite || !go.search_moves.is_empty() {
             return Attempt::default();
         }
-        let Some(budget) = search::budget(&self.position, &self.limits(go), overhead) else {
+        let Some(budget) = search::budget(&self.setup.position, &self.limits(go), overhead) else {
             return Attempt::default();
         };
         let deadline = started + budget.soft.mul_f64(exact::PROOF_SHARE);
         let attempt = self
             .exact
-            .attempt(&self.position, deadline, &self.flags.stop);
+            .attempt(&self.setup.position, deadline, &self.flags.stop);
         if let Some(win) = attempt.win {
             let elapsed = started.elapsed();
             let millis = elapsed.as_millis().max(1) as u64;
@@ -523,9 +376,13 @@ impl EngineThread {
         let started = Instant::now();
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
-            let finished = perft_report(&self.position, depth, true, &self.flags.stop, |line| {
-                self.output.line(line)
-            });
+            let finished = perft_report(
+                &self.setup.position,
+                depth,
+                true,
+                &self.flags.stop,
+                |line| self.output.line(line),
+            );
             if finished.is_none() {
                 self.output
                     .line("info string perft stopped: the counts above are complete, the rest were not counted");
@@ -552,7 +409,7 @@ impl EngineThread {
             return;
         }
         let mut limits = self.limits(go);
-        let mut legal = self.position.legal_moves();
+        let mut legal = self.setup.position.legal_moves();
         if !go.search_moves.is_empty() {
             let illegal: Vec<String> = go
                 .search_moves
@@ -585,7 +442,7 @@ impl EngineThread {
             flags: &self.flags,
         };
         let outcome = search::search(
-            &self.position,
+            &self.setup.position,
             &limits,
             settings,
             shared,

@@ -6,6 +6,7 @@
 
 pub mod arbiter;
 pub mod bench;
+pub mod bot;
 pub mod cli;
 pub mod engine;
 pub mod gui;

@@ -181,7 +181,10 @@ fn main() -> ExitCode {
         }
         None => {
             let stdin = std::io::stdin();
-            konane::engine::run(stdin.lock(), konane::engine::Output::new(std::io::stdout()));
+            konane::engine::run(
+                stdin.lock(),
+                konane::protocol::io::Output::new(std::io::stdout()),
+            );
             ExitCode::SUCCESS
         }
     }

@@ -1,6 +1,9 @@
 //! The engine protocol's input side: one text line in, one typed [`Command`] out (see protocol.md).
 //! Parsing knows the notation but not the position: legality is checked by the engine.
 
+pub mod game;
+pub mod io;
+
 use crate::rules::moves::{Move, MoveError};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::multispace0;
