@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The project's tests. The GUI's browser test needs Debian's chromium and chromium-driver:
-# installed here when missing (as root, or through sudo), so this works on a fresh machine.
+# The project's tests: the crate's (cargo), then the Python package's (pytest). What they need
+# beyond cargo is installed here when missing, so this works on a fresh machine:
+# - Debian's chromium and chromium-driver for the GUI's browser test (as root, or through sudo);
+# - a virtual environment in target/python-venv with maturin and pytest from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
@@ -11,3 +13,14 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 cargo test --release --all-features "$@"
+
+# The Python package, built against the binaries the tests above built (its tests drive them).
+venv=target/python-venv
+if [ ! -x "$venv/bin/maturin" ] || [ ! -x "$venv/bin/pytest" ]; then
+    echo "Creating $venv with maturin and pytest for the Python package's tests..."
+    python=$(command -v python3.11 || command -v python3)
+    "$python" -m venv "$venv"
+    "$venv/bin/pip" install -q "maturin>=1.7,<2" "pytest>=7"
+fi
+(cd python && VIRTUAL_ENV="$PWD/../$venv" PATH="$PWD/../$venv/bin:$PATH" maturin develop --release -q)
+"$venv/bin/python" -m pytest -q python/tests

@@ -107,7 +107,13 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// True once [`interrupt`] was called.
+/// Lets waits for engines go on again once an interrupt has been dealt with: for a caller
+/// that goes on after it, such as the Python package after a `KeyboardInterrupt`.
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
+/// True once [`interrupt`] was called (and not cleared since).
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }

@@ -1,0 +1,83 @@
+"""Konane (Hawaiian checkers) for Python, backed by the Rust crate of the same name.
+
+The rules of every board from 2x2 to 26x26, an exact solver, a driver for any engine that
+speaks the Konane protocol, the arbiter's compliance check and match runner, and a way to make
+a bot of one function::
+
+    >>> import konane
+    >>> position = konane.Position("6x6")
+    >>> len(position.legal_moves())
+    4
+    >>> position.play("d3"); position.play("d4")
+    >>> position.turn
+    'black'
+    >>> konane.solve(konane.Position("6x6").image("half-turn")).result
+    'loss'
+    >>> konane.solve(konane.Position.from_string("b3/4/4/3w b")).winner
+    'white'
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Union
+
+from konane._konane import (
+    CheckResult,
+    Engine,
+    Game,
+    Move,
+    PlayResult,
+    Position,
+    Solution,
+    check,
+    play_match,
+    serve,
+    solve,
+)
+from konane.errors import EngineError, IllegalMoveError, KonaneError, ParseError
+
+__all__ = [
+    "CheckResult",
+    "Engine",
+    "EngineError",
+    "Game",
+    "IllegalMoveError",
+    "KonaneError",
+    "Move",
+    "ParseError",
+    "PlayResult",
+    "Position",
+    "Solution",
+    "check",
+    "play_match",
+    "run_bot",
+    "solve",
+]
+
+Chooser = Union[Callable[[Position], Any], Callable[[Position, dict], Any]]
+
+
+def run_bot(choose: Chooser, name: str = "Python bot", author: str = "unknown") -> None:
+    """Runs ``choose`` as an engine speaking the Konane protocol on standard input and output,
+    so that ``konane-arbiter``, its ``check`` and its GUI can play it.
+
+    ``choose(position)`` or ``choose(position, limits)`` returns a legal ``Move`` (or its
+    text) for the side to move; it is called only when there is one. ``limits`` holds what the
+    GUI sent, in seconds: ``movetime``, ``time_left`` and ``increment`` for the side to move,
+    ``black_time``, ``white_time``, and ``depth``, ``nodes``, ``infinite``, ``search_moves``.
+    Print debugging output to standard error: standard output carries the protocol.
+
+    A whole bot::
+
+        import random, konane
+        konane.run_bot(lambda position: random.choice(position.legal_moves()), name="Random")
+    """
+    try:
+        takes_limits = len(inspect.signature(choose).parameters) >= 2
+    except (TypeError, ValueError):
+        takes_limits = True
+    if takes_limits:
+        serve(choose, name, author)
+    else:
+        serve(lambda position, _limits: choose(position), name, author)

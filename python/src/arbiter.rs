@@ -1,0 +1,319 @@
+//! `check` and `play_match`: the arbiter's own compliance report and tournament runner, with
+//! their results as Python objects.
+
+use crate::engine::spec_of;
+use crate::rules::rules_of;
+use crate::{error, interruptible};
+use konane::arbiter::check::{self as checks, CheckSettings, Outcome};
+use konane::arbiter::game::{Deadlines, GameRecord, GameRules, TimeControl};
+use konane::arbiter::log::Log;
+use konane::arbiter::openings::OpeningSource;
+use konane::arbiter::results::read_results;
+use konane::arbiter::schedule::Format;
+use konane::arbiter::spec::EngineSpec;
+use konane::arbiter::{self as arbiter_run, Config, Ending, process};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// One line of a `check` report.
+#[pyclass(name = "CheckResult", module = "konane", frozen, get_all)]
+pub struct PyCheckResult {
+    /// The check's name (protocol.md lists them).
+    name: String,
+    /// `pass`, `fail` or `skip`.
+    outcome: String,
+    /// What was sent and what came back.
+    evidence: String,
+}
+
+#[pymethods]
+impl PyCheckResult {
+    fn __repr__(&self) -> String {
+        format!(
+            "CheckResult({} {}: {})",
+            self.outcome, self.name, self.evidence
+        )
+    }
+}
+
+/// Runs `konane-arbiter check` on an engine (`command` as for `Engine`) and returns one
+/// `CheckResult` per check, in the order of protocol.md. `quick` plays fewer positions.
+#[pyfunction]
+#[pyo3(signature = (command, *, options = None, protocol = "uci", quick = true, timeout = 10.0, margin = 0.1, seed = 1))]
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    py: Python<'_>,
+    command: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+    protocol: &str,
+    quick: bool,
+    timeout: f64,
+    margin: f64,
+    seed: u64,
+) -> PyResult<Vec<PyCheckResult>> {
+    let spec = spec_of(py, command, options, protocol, None)?;
+    let settings = CheckSettings {
+        quick,
+        timeout: Duration::from_secs_f64(timeout.max(0.0)),
+        margin: Duration::from_secs_f64(margin.max(0.0)),
+        seed,
+        log: Log::default(),
+    };
+    let stop = AtomicBool::new(false);
+    let results = interruptible(py, &stop, || {
+        std::thread::scope(|scope| {
+            let checks = scope.spawn(|| checks::run(&spec, &settings, |_| {}));
+            while !checks.is_finished() {
+                if stop.load(Ordering::SeqCst) {
+                    process::interrupt();
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let results = checks.join().unwrap_or_default();
+            process::clear_interrupt();
+            results
+        })
+    })?;
+    Ok(results
+        .into_iter()
+        .map(|result| PyCheckResult {
+            name: result.name.to_string(),
+            outcome: match result.outcome {
+                Outcome::Pass => "pass",
+                Outcome::Fail => "fail",
+                Outcome::Skip => "skip",
+            }
+            .to_string(),
+            evidence: result.evidence,
+        })
+        .collect())
+}
+
+/// One game of a match, as the results file records it.
+#[pyclass(name = "Game", module = "konane", frozen, get_all)]
+pub struct PyGame {
+    /// The game's number in the schedule, from 1.
+    id: usize,
+    /// Black's engine.
+    black: String,
+    /// White's engine.
+    white: String,
+    /// `black` or `white`.
+    winner: String,
+    /// `normal`, `illegal move ...`, `time forfeit`, `crash` or `stall`.
+    termination: String,
+    /// The position string the moves start from.
+    start: String,
+    /// Every move, the opening's included.
+    moves: Vec<String>,
+    /// How many of `moves` came from the opening.
+    opening_plies: usize,
+    /// Milliseconds each engine move took.
+    move_times_ms: Vec<u64>,
+}
+
+#[pymethods]
+impl PyGame {
+    /// The winning engine's name.
+    #[getter]
+    fn winner_name(&self) -> String {
+        if self.winner == "black" {
+            self.black.clone()
+        } else {
+            self.white.clone()
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game({}: {} (Black) vs {} (White), {} wins, {}, {} plies)",
+            self.id,
+            self.black,
+            self.white,
+            self.winner,
+            self.termination,
+            self.moves.len()
+        )
+    }
+}
+
+impl From<GameRecord> for PyGame {
+    fn from(record: GameRecord) -> PyGame {
+        PyGame {
+            id: record.id,
+            black: record.black,
+            white: record.white,
+            winner: record.winner,
+            termination: record.termination,
+            start: record.start,
+            moves: record.moves,
+            opening_plies: record.opening_plies,
+            move_times_ms: record.move_times_ms,
+        }
+    }
+}
+
+/// An engine of a match: a command (string or list), or a dict with `command` and optionally
+/// `options`, `protocol` and `name`.
+fn engine_of(py: Python<'_>, engine: &Bound<'_, PyAny>) -> PyResult<EngineSpec> {
+    let Ok(dict) = engine.cast::<PyDict>() else {
+        return spec_of(py, engine, None, "uci", None);
+    };
+    let command = dict
+        .get_item("command")?
+        .ok_or_else(|| error(py, "KonaneError", "an engine dict needs a 'command'"))?;
+    let options = dict.get_item("options")?;
+    let options = options.as_ref().map(|o| o.cast::<PyDict>()).transpose()?;
+    let protocol: String = match dict.get_item("protocol")? {
+        Some(value) => value.extract()?,
+        None => "uci".to_string(),
+    };
+    let name: Option<String> = match dict.get_item("name")? {
+        Some(value) => Some(value.extract()?),
+        None => None,
+    };
+    spec_of(py, &command, options, &protocol, name.as_deref())
+}
+
+/// Plays a match (two engines) or a round robin (more) with the arbiter's own tournament
+/// runner, and returns its games. Each engine is a command or a dict (see `Engine`); one time
+/// control: `movetime` (seconds), `depth`, `nodes`, or `clock` = (base, increment) seconds.
+/// `random_plies` starts each pair of games from that many random plies; `pgn` and `results`
+/// keep the games in files too. Progress goes to standard output, as the command line's
+/// does. Raises `KonaneError` naming what is wrong with the setup or an engine.
+#[pyfunction]
+#[pyo3(signature = (engines, *, games = 2, size = "8x8", opening = "traditional", capture = "straight", movetime = None, depth = None, nodes = None, clock = None, concurrency = 1, seed = 1, random_plies = None, pgn = None, results = None, margin = 0.1, stall = 60.0))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_match(
+    py: Python<'_>,
+    engines: Vec<Bound<'_, PyAny>>,
+    games: usize,
+    size: &str,
+    opening: &str,
+    capture: &str,
+    movetime: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    clock: Option<(f64, f64)>,
+    concurrency: usize,
+    seed: u64,
+    random_plies: Option<usize>,
+    pgn: Option<PathBuf>,
+    results: Option<PathBuf>,
+    margin: f64,
+    stall: f64,
+) -> PyResult<Vec<PyGame>> {
+    if engines.len() < 2 {
+        return Err(error(
+            py,
+            "KonaneError",
+            "a match needs at least two engines",
+        ));
+    }
+    let specs: Vec<EngineSpec> = engines
+        .iter()
+        .map(|engine| engine_of(py, engine))
+        .collect::<PyResult<_>>()?;
+    let rules = rules_of(py, size, opening, capture)?;
+    let given = [
+        movetime.is_some(),
+        depth.is_some(),
+        nodes.is_some(),
+        clock.is_some(),
+    ];
+    let time_control = match (movetime, depth, nodes, clock) {
+        _ if given.iter().filter(|&&g| g).count() != 1 => {
+            return Err(error(
+                py,
+                "KonaneError",
+                "give exactly one time control: movetime, depth, nodes or clock",
+            ));
+        }
+        (Some(time), ..) => TimeControl::MoveTime(Duration::from_secs_f64(time.max(0.0))),
+        (_, Some(depth), ..) => TimeControl::Depth(depth),
+        (_, _, Some(nodes), _) => TimeControl::Nodes(nodes),
+        (.., Some((base, increment))) => TimeControl::Clock {
+            base: Duration::from_secs_f64(base.max(0.0)),
+            increment: Duration::from_secs_f64(increment.max(0.0)),
+        },
+        _ => unreachable!("one limit is given"),
+    };
+    if games == 0 || concurrency == 0 {
+        return Err(error(
+            py,
+            "KonaneError",
+            "games and concurrency must be at least 1",
+        ));
+    }
+    // The games come back through a results file: the caller's, or a scratch one.
+    let scratch = results.is_none().then(|| {
+        std::env::temp_dir().join(format!(
+            "konane-match-{}-{}.jsonl",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ))
+    });
+    let results_path = results
+        .clone()
+        .or(scratch.clone())
+        .expect("one of them is set");
+    let config = Config {
+        engines: specs,
+        format: Format::RoundRobin,
+        games,
+        concurrency,
+        seed,
+        game_rules: GameRules {
+            rules,
+            time_control,
+            deadlines: Deadlines {
+                time_margin: Duration::from_secs_f64(margin.max(0.0)),
+                stall: Duration::from_secs_f64(stall.max(0.0)),
+                startup: Duration::from_secs_f64(stall.clamp(0.0, 30.0)),
+            },
+        },
+        openings: random_plies.map_or(OpeningSource::Start, OpeningSource::RandomPlies),
+        pgn,
+        results: Some(results_path.clone()),
+        resume: false,
+        sprt: None,
+        shard: None,
+        log: Log::default(),
+        show_last_board: false,
+    };
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let stop = AtomicBool::new(false);
+    let ran = interruptible(py, &stop, || {
+        std::thread::scope(|scope| {
+            let flag = interrupted.clone();
+            let tournament = scope.spawn(move || arbiter_run::run(config, flag));
+            while !tournament.is_finished() {
+                if stop.load(Ordering::SeqCst) {
+                    interrupted.store(true, Ordering::SeqCst);
+                    process::interrupt();
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let ran = tournament.join();
+            process::clear_interrupt();
+            ran
+        })
+    })?;
+    let read = read_results(&results_path);
+    if let Some(path) = &scratch {
+        let _ = std::fs::remove_file(path);
+    }
+    match ran {
+        Ok(Ok(Ending::Complete | Ending::SprtDecided | Ending::Interrupted)) => {}
+        Ok(Err(failure)) => return Err(error(py, "KonaneError", failure.to_string())),
+        Err(_) => return Err(error(py, "KonaneError", "the tournament panicked")),
+    }
+    let records = read.map_err(|e| error(py, "KonaneError", e))?;
+    Ok(records.into_iter().map(PyGame::from).collect())
+}

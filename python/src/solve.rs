@@ -1,0 +1,125 @@
+//! `solve`: the exact solver, with a time or node budget, interruptible with Ctrl-C.
+
+use crate::rules::{PyMove, PyPosition};
+use crate::{error, interruptible};
+use konane::solve::report::default_hash_mb;
+use konane::solve::{MoveResult, ProofTable, Solver};
+use pyo3::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What the solver proved of a position.
+#[pyclass(name = "Solution", module = "konane", frozen, get_all)]
+pub struct PySolution {
+    /// `win` or `loss` for the side to move, or `unknown` when the budget ran out first.
+    result: String,
+    /// The winner (`black` or `white`) when proven, else None.
+    winner: Option<String>,
+    /// The moves proven to win (all of them when `all_moves`, else the first found).
+    winning_moves: Vec<PyMove>,
+    /// A winning move if there is one, else a move (every move loses), None with no move.
+    best: Option<PyMove>,
+    /// Each root move's text with `win`, `loss` or `unknown`.
+    moves: BTreeMap<String, String>,
+    /// Plies to the end along the proof (a bound on a win's length), when proven.
+    plies: Option<u8>,
+    /// Nodes searched.
+    nodes: u64,
+    /// Seconds taken.
+    seconds: f64,
+}
+
+#[pymethods]
+impl PySolution {
+    /// True when the result is proven (`win` or `loss`).
+    #[getter]
+    fn proven(&self) -> bool {
+        self.result != "unknown"
+    }
+
+    fn __repr__(&self) -> String {
+        let best = self
+            .best
+            .map_or("None".to_string(), |mv| format!("'{}'", mv.0));
+        format!(
+            "Solution(result='{}', best={best}, nodes={}, seconds={:.3})",
+            self.result, self.nodes, self.seconds
+        )
+    }
+}
+
+/// Solves `position` exactly: is it a win or a loss for the side to move, and which moves
+/// win. `time` (seconds) and `nodes` bound the work (the result is `unknown` when they run
+/// out); Ctrl-C stops it with `KeyboardInterrupt`. `hash_mb` sizes the proof table (by default
+/// from the number of stones). With `all_moves` every root move is proven, else the solve ends
+/// at the first winning move.
+#[pyfunction]
+#[pyo3(signature = (position, *, time = None, nodes = None, hash_mb = None, all_moves = true))]
+pub fn solve(
+    py: Python<'_>,
+    position: PyPosition,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    hash_mb: Option<usize>,
+    all_moves: bool,
+) -> PyResult<PySolution> {
+    let position = position.position;
+    if let Some(seconds) = time
+        && !(seconds.is_finite() && seconds >= 0.0)
+    {
+        return Err(error(
+            py,
+            "KonaneError",
+            format!("solve: time must be a number of seconds, 0 or more, not {seconds}"),
+        ));
+    }
+    let megabytes = hash_mb.unwrap_or_else(|| default_hash_mb(&position));
+    let mut table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let watched = &stop;
+    let solution = interruptible(py, &stop, || {
+        let mut solver = Solver::new(&mut table, watched);
+        if let Some(seconds) = time {
+            solver = solver.with_deadline(started + Duration::from_secs_f64(seconds));
+        }
+        if let Some(budget) = nodes {
+            solver = solver.with_progress(Duration::from_millis(5), move |progress| {
+                if progress.nodes >= budget {
+                    watched.store(true, Ordering::SeqCst);
+                }
+            });
+        }
+        solver.solve(&position, all_moves)
+    })?;
+    let word = |result: MoveResult| match result {
+        MoveResult::Wins => "win",
+        MoveResult::Loses => "loss",
+        MoveResult::Unknown => "unknown",
+    };
+    let result = match solution.wins {
+        Some(true) => "win",
+        Some(false) => "loss",
+        None => "unknown",
+    };
+    let side = position.side_to_move();
+    let winner = solution.wins.map(|wins| {
+        let colour = if wins { side } else { side.opponent() };
+        colour.name().to_string()
+    });
+    Ok(PySolution {
+        result: result.to_string(),
+        winner,
+        winning_moves: solution.winning_moves().into_iter().map(PyMove).collect(),
+        best: solution.wins.and(solution.best()).map(PyMove),
+        moves: solution
+            .moves
+            .iter()
+            .map(|&(mv, result)| (mv.to_string(), word(result).to_string()))
+            .collect(),
+        plies: solution.plies,
+        nodes: solution.nodes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,63 @@
+"""check and matches from a script, and the example bot under the arbiter."""
+
+import subprocess
+
+import pytest
+
+import konane
+from conftest import EXAMPLE_BOT, binary, survivors
+
+
+def test_the_example_bot_passes_check():
+    results = konane.check(EXAMPLE_BOT, quick=True)
+    failed = [r for r in results if r.outcome == "fail"]
+    assert not failed, failed
+    assert {r.name for r in results if r.outcome == "pass"} >= {"handshake", "legal-moves", "stop", "bad-input", "quit"}
+
+
+def test_the_example_bot_passes_the_arbiters_own_check():
+    arbiter = binary("konane-arbiter")
+    words = [f"cmd={EXAMPLE_BOT[0]}", f"arg={EXAMPLE_BOT[1]}"]
+    done = subprocess.run([arbiter, "check", "--engine", *words, "--quick"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 failed" in done.stdout
+
+
+def test_check_names_the_failures_of_a_broken_engine(fixture_command):
+    command, tag = fixture_command("garbage")
+    results = {r.name: r for r in konane.check(command, quick=True, timeout=2)}
+    assert results["startpos"].outcome == "fail" and results["startpos"].evidence
+    assert survivors(tag) == []
+
+
+def test_a_match_returns_its_games(engine_path, tmp_path):
+    bot = {"command": EXAMPLE_BOT, "name": "fewest"}
+    weak = {"command": engine_path, "options": {"Skill": 0}, "name": "skill0"}
+    pgn = tmp_path / "games.pgn"
+    games = konane.play_match([bot, weak], games=4, size="6x6", movetime=0.02, pgn=str(pgn))
+    assert [g.id for g in games] == [1, 2, 3, 4]
+    assert {g.black for g in games} == {"fewest", "skill0"}
+    for game in games:
+        assert game.termination == "normal", game
+        position = konane.Position.from_string(game.start)
+        for move in game.moves:
+            position.play(move)
+        assert position.is_over() and position.winner() == game.winner
+        assert game.winner_name in ("fewest", "skill0")
+    assert pgn.read_text().count("[Event ") == 4
+
+
+def test_a_match_with_a_bad_setup_is_refused(engine_path):
+    with pytest.raises(konane.KonaneError, match="exactly one time control"):
+        konane.play_match([engine_path, engine_path], games=2)
+    with pytest.raises(konane.KonaneError, match="option 'Skil'"):
+        konane.play_match([engine_path, {"command": engine_path, "options": {"Skil": 1}}], games=2, depth=2)
+    with pytest.raises(konane.KonaneError, match="two engines"):
+        konane.play_match([engine_path], games=2, depth=2)
+
+
+def test_a_crash_in_a_match_is_a_recorded_loss(engine_path, fixture_command):
+    command, tag = fixture_command("crash-mid-game")
+    games = konane.play_match([engine_path, command], games=2, size="6x6", movetime=0.02)
+    assert len(games) == 2 and any(g.termination == "crash" for g in games)
+    assert survivors(tag) == []

@@ -1,0 +1,104 @@
+"""Engines driven from Python: konane-engine to a finished game, and misbehaving fixtures
+ending in clear exceptions with no process left behind."""
+
+import signal
+import threading
+
+import pytest
+
+import konane
+from conftest import survivors
+
+
+def test_konane_engine_plays_a_whole_game(engine_path):
+    with konane.Engine(engine_path, options={"Hash": 8}) as engine:
+        assert engine.name == "konane-engine"
+        assert engine.options["Skill"]["max"] == 20
+        position = konane.Position("6x6")
+        while not position.is_over():
+            result = engine.play(position, movetime=0.02)
+            position.play(result.move)
+        assert position.winner() in ("black", "white")
+        assert engine.play(position, movetime=0.02).move is None
+
+
+def test_clock_depth_and_nodes_limits(engine_path):
+    with konane.Engine(engine_path) as engine:
+        position = konane.Position("8x8")
+        position.play("d5")
+        position.play("e5")
+        for limits in [dict(depth=3), dict(nodes=500), dict(black_time=1.0, white_time=1.0, increment=0.01)]:
+            result = engine.play(position, **limits)
+            assert position.is_legal(result.move), limits
+            assert result.info and all(isinstance(line, dict) for line in result.info)
+        with pytest.raises(konane.KonaneError, match="exactly one limit"):
+            engine.play(position)
+        with pytest.raises(konane.KonaneError, match="exactly one limit"):
+            engine.play(position, depth=2, nodes=5)
+
+
+def test_analysis_reports_the_best_lines(engine_path):
+    with konane.Engine(engine_path) as engine:
+        lines = engine.analyse(konane.Position("8x8"), depth=4, multipv=3)
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert len({str(line["pv"][0]) for line in lines}) == 3
+        assert all("cp" in line["score"] or "mate" in line["score"] for line in lines)
+        single = engine.analyse(konane.Position("8x8"), depth=3)
+        assert len(single) == 1 and single[0]["depth"] == 3
+
+
+def test_options_are_checked_against_what_the_engine_announces(engine_path):
+    with pytest.raises(konane.EngineError, match="'Skil' is not one of the engine's options"):
+        konane.Engine(engine_path, options={"Skil": 5})
+    with pytest.raises(konane.EngineError, match="Skill"):
+        konane.Engine(engine_path, options={"Skill": 50})
+    with konane.Engine(engine_path) as engine:
+        engine.configure({"Skill": 3})
+        assert engine.play(konane.Position("6x6"), movetime=0.01).move is not None
+        with pytest.raises(konane.EngineError, match="Threads"):
+            engine.configure({"Threads": 0})
+
+
+def test_a_missing_program_is_named():
+    with pytest.raises(konane.EngineError, match="could not start"):
+        konane.Engine("./no-such-engine")
+
+
+def test_a_crash_raises_with_the_exit_status_and_leaves_nothing(fixture_command):
+    command, tag = fixture_command("crash-mid-game")
+    engine = konane.Engine(command)
+    position = konane.Position("6x6")
+    with pytest.raises(konane.EngineError, match=r"crashed: it exited \(exit code 4\)"):
+        for _ in range(10):
+            position.play(engine.play(position, movetime=0.05).move)
+    engine.quit()
+    assert survivors(tag) == []
+
+
+def test_a_hang_is_a_time_loss_within_the_margin_and_leaves_nothing(fixture_command):
+    command, tag = fixture_command("hang")
+    with konane.Engine(command, margin=0.1) as engine:
+        with pytest.raises(konane.EngineError, match="ran out of time"):
+            engine.play(konane.Position("6x6"), movetime=0.1)
+    assert survivors(tag) == []
+
+
+def test_an_illegal_move_is_refused_with_the_move(fixture_command):
+    command, tag = fixture_command("illegal")
+    with konane.Engine(command) as engine:
+        position = konane.Position("6x6")
+        with pytest.raises(konane.EngineError, match="sent an illegal move: a1"):
+            for _ in range(10):
+                position.play(engine.play(position, movetime=0.05).move)
+    assert survivors(tag) == []
+
+
+def test_ctrl_c_while_an_engine_thinks_stops_it_and_leaves_nothing(fixture_command):
+    command, tag = fixture_command("hang")
+    engine = konane.Engine(command)
+    timer = threading.Timer(0.3, lambda: signal.raise_signal(signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        engine.play(konane.Position("6x6"), depth=30)
+    del engine
+    assert survivors(tag) == []

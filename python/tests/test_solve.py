@@ -1,0 +1,63 @@
+"""The solver through Python, on the boards the Rust tests pin."""
+
+import signal
+import threading
+import time
+
+import pytest
+
+import konane
+
+
+def test_six_by_six_openings_as_norvig_reports_them():
+    expected = {
+        "f1 e1": "white", "f1 f2": "white", "d3 d2": "black", "d3 c3": "white",
+        "d3 e3": "black", "d3 d4": "white", "c4 c3": "white", "c4 b4": "black",
+        "c4 d4": "white", "c4 c5": "black", "a6 a5": "white", "a6 b6": "white",
+    }
+    for opening, winner in expected.items():
+        position = konane.Position("6x6")
+        for move in opening.split():
+            position.play(move)
+        solution = konane.solve(position, all_moves=False)
+        assert solution.winner == winner, opening
+        assert solution.proven
+
+
+def test_a_lost_position_and_its_moves():
+    solution = konane.solve(konane.Position.from_string("b3/4/4/3w b"))
+    assert (solution.result, solution.winner, solution.best, solution.winning_moves) == ("loss", "white", None, [])
+    start = konane.solve(konane.Position("4x4"))
+    assert start.result == "loss" and start.winning_moves == []
+    assert set(start.moves) == {str(m) for m in konane.Position("4x4").legal_moves()}
+    assert set(start.moves.values()) == {"loss"}
+
+
+def test_a_won_position_names_its_winning_moves():
+    position = konane.Position("4x4")
+    position.play("c2")
+    position.play("c1")
+    solution = konane.solve(position)
+    assert solution.result == "win" and solution.winner == "black"
+    assert solution.best in solution.winning_moves
+    assert all(solution.moves[str(m)] == "win" for m in solution.winning_moves)
+    assert solution.nodes > 0 and solution.plies is not None
+
+
+def test_budgets_end_the_solve_with_unknown():
+    start = konane.Position("8x8")
+    by_nodes = konane.solve(start, nodes=20_000)
+    assert by_nodes.result == "unknown" and not by_nodes.proven and by_nodes.winner is None
+    by_time = konane.solve(start, time=0.05)
+    assert by_time.result == "unknown" and by_time.seconds < 5
+    with pytest.raises(konane.KonaneError, match="time must be"):
+        konane.solve(start, time=-1)
+
+
+def test_ctrl_c_interrupts_a_long_solve():
+    timer = threading.Timer(0.3, lambda: signal.raise_signal(signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        konane.solve(konane.Position("8x8"))
+    assert time.monotonic() - started < 10
