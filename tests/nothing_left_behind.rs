@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::arbiter::{arbiter_command, assert_none_left, eventually, fixture, survivors};
+use common::arbiter::{
+    arbiter_command, assert_none_left, engine_spec, eventually, fixture, survivors,
+};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use std::process::{Child, Stdio};
@@ -206,5 +208,49 @@ fn a_closed_output_ends_the_arbiter_quietly() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_none_left(&tag);
+}
+
+#[test]
+fn ctrl_c_counts_as_abandoned_only_the_games_in_progress() {
+    let dir = common::scratch::Scratch::new("ctrl-c-abandoned");
+    let log = dir.join("log.txt");
+    let results = dir.join("results.jsonl");
+    let tag = format!("tag-{}-abandoned", std::process::id());
+    // konane-engine takes its 400 ms a move: the three games at once are still going when
+    // Ctrl-C comes, and 57 more wait their turn, which must not be counted.
+    let engines = [engine_spec("slow"), fixture("first", &tag)];
+    let mut arbiter = arbiter_command(
+        &engines,
+        &["--games", "60", "--concurrency", "3", "--movetime", "400"],
+    )
+    .args(["--size", "6x6", "--log", log.to_str().unwrap()])
+    .args(["--results", results.to_str().unwrap()])
+    .stdout(Stdio::piped())
+    .spawn()
+    .unwrap();
+    assert!(
+        eventually(Duration::from_secs(30), || searching(&log, 3)),
+        "three games began"
+    );
+    signal(&arbiter, Signal::SIGINT);
+    assert_eq!(arbiter.wait().unwrap().code(), Some(130));
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut arbiter.stdout.take().unwrap(), &mut stdout).unwrap();
+    let abandoned: usize = stdout
+        .lines()
+        .find_map(|line| {
+            line.strip_suffix(
+                " games in progress were abandoned, not recorded: --resume plays them again.",
+            )
+        })
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no count of abandoned games: {stdout}"));
+    let recorded = common::arbiter::records(&results).len();
+    assert!(
+        (1..=3).contains(&abandoned),
+        "{abandoned} abandoned: {stdout}"
+    );
+    assert!(recorded + abandoned <= 60, "{stdout}");
     assert_none_left(&tag);
 }

@@ -275,7 +275,10 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             scope.spawn(move || {
                 let mut seats: HashMap<usize, Seat> = HashMap::new();
                 while let Ok(job) = jobs.recv() {
-                    if stop.load(Ordering::SeqCst) || no_more.load(Ordering::SeqCst) {
+                    // Ctrl-C is seen here at once (`stop` follows within 50 ms): a game begun
+                    // meanwhile would end at once and be counted as abandoned.
+                    let stopping = stop.load(Ordering::SeqCst) || process::interrupted();
+                    if stopping || no_more.load(Ordering::SeqCst) {
                         break;
                     }
                     let (black, white) = schedule.colours(job);
@@ -295,7 +298,9 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
                         &stop,
                     );
                     seats.insert(black, black_seat);
-                    if result_sender.send(record).is_err() {
+                    // A game that did not end was stopped: this worker takes no more.
+                    let stopped = record.is_none();
+                    if result_sender.send(record).is_err() || stopped {
                         break;
                     }
                 }
