@@ -55,7 +55,14 @@ pub fn serve(
         std::thread::spawn(move || read_commands(input, &output, &flags, sender))
     };
     let mut setup = GameSetup::default();
-    while let Ok(command) = receiver.recv() {
+    while let Ok(received) = receiver.recv() {
+        let command = match received {
+            Ok(command) => command,
+            Err(error) => {
+                output.error(&error);
+                continue;
+            }
+        };
         match command {
             Command::Uci | Command::Ugi => {
                 output.line(&format!("id name {}", identity.name));
@@ -151,27 +158,38 @@ fn perft(position: &Position, depth: u64, output: &Output) -> String {
     format!("Nodes searched: {total}")
 }
 
-/// The reading thread: parses each line, acts on `stop`, `ponderhit`, `quit` and `isready`
-/// during a move at once, and passes everything else on in order.
+/// The reading thread: parses each line, acts on `stop`, `ponderhit` and `quit` at once, and
+/// passes everything else on in order (`isready` and errors during a move are answered here).
 fn read_commands(
     mut input: impl BufRead,
     output: &Output,
     flags: &Flags,
-    sender: crossbeam_channel::Sender<Command>,
+    sender: crossbeam_channel::Sender<Result<Command, String>>,
 ) {
+    // During a move, `isready` and errors are answered here, but only once every command
+    // before them is taken up, so that they never overtake the answers to those.
+    let wait_for_turn = || {
+        while !sender.is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
     while let Some(line) = next_line(&mut input) {
-        let line = match line {
-            InputLine::Text(text) => text,
-            InputLine::Bad(why) => {
-                output.error(&why);
-                continue;
-            }
+        let parsed = match line {
+            InputLine::Text(text) => protocol::parse(&text).map_err(|error| error.to_string()),
+            InputLine::Bad(why) => Err(why),
         };
-        let command = match protocol::parse(&line) {
+        let command = match parsed {
             Ok(Some(command)) => command,
             Ok(None) => continue,
+            Err(error) if flags.busy.load(Ordering::SeqCst) => {
+                wait_for_turn();
+                output.error(&error);
+                continue;
+            }
             Err(error) => {
-                output.error(&error.to_string());
+                if sender.send(Err(error)).is_err() {
+                    break;
+                }
                 continue;
             }
         };
@@ -179,11 +197,7 @@ fn read_commands(
             Command::Stop | Command::PonderHit => flags.release.store(true, Ordering::SeqCst),
             Command::Quit => break,
             Command::IsReady if flags.busy.load(Ordering::SeqCst) => {
-                // Only once every command before it is taken up, so that `readyok` never
-                // overtakes their answers.
-                while !sender.is_empty() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                wait_for_turn();
                 output.line("readyok");
             }
             command => {
@@ -191,7 +205,7 @@ fn read_commands(
                     flags.release.store(false, Ordering::SeqCst);
                     flags.busy.store(true, Ordering::SeqCst);
                 }
-                if sender.send(command).is_err() {
+                if sender.send(Ok(command)).is_err() {
                     break;
                 }
             }
@@ -299,6 +313,20 @@ mod tests {
             [
                 "info string error: the bot chose no move: oops",
                 "bestmove 0000"
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_come_in_their_turn() {
+        let lines = run("uci\nisready\njunk\n", first_move);
+        let tail = &lines[lines.len() - 3..];
+        assert_eq!(
+            tail,
+            [
+                "uciok",
+                "readyok",
+                "info string error: unknown command 'junk'"
             ]
         );
     }

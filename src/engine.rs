@@ -97,6 +97,8 @@ impl Options {
 /// What the reading thread sends the engine thread.
 enum Message {
     Command(Command),
+    /// A bad input line, reported in its turn after the answers to the commands before it.
+    Error(String),
     Quit,
 }
 
@@ -111,19 +113,31 @@ pub fn run(mut input: impl BufRead, output: Output) {
         let activity = [busy.clone(), running.clone()];
         std::thread::spawn(move || EngineThread::new(output, flags, activity).serve(receiver))
     };
+    // While a search runs, `isready` and errors are answered here, at once; but only once
+    // every command sent before them has been taken up, so that they never overtake their
+    // answers (`uciok` for one). Those are quick unless a search is among them.
+    let wait_for_turn = || {
+        while !sender.is_empty() && !running.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    };
     while let Some(line) = next_line(&mut input) {
-        let line = match line {
-            InputLine::Text(text) => text,
-            InputLine::Bad(why) => {
-                output.error(&why);
-                continue;
-            }
+        let parsed = match line {
+            InputLine::Text(text) => protocol::parse(&text).map_err(|error| error.to_string()),
+            InputLine::Bad(why) => Err(why),
         };
-        let command = match protocol::parse(&line) {
+        let command = match parsed {
             Ok(Some(command)) => command,
             Ok(None) => continue,
+            Err(error) if busy.load(Ordering::SeqCst) => {
+                wait_for_turn();
+                output.error(&error);
+                continue;
+            }
             Err(error) => {
-                output.error(&error.to_string());
+                if sender.send(Message::Error(error)).is_err() {
+                    break;
+                }
                 continue;
             }
         };
@@ -132,12 +146,7 @@ pub fn run(mut input: impl BufRead, output: Output) {
             Command::PonderHit => flags.pondering.store(false, Ordering::SeqCst),
             Command::Quit => break,
             Command::IsReady if busy.load(Ordering::SeqCst) => {
-                // Answered here, at once, while a search runs; but only once every command
-                // sent before it has been taken up, so that `readyok` never overtakes their
-                // answers (`uciok` for one). Those are quick unless a search is among them.
-                while !sender.is_empty() && !running.load(Ordering::SeqCst) {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
+                wait_for_turn();
                 output.line("readyok");
             }
             command => {
@@ -208,8 +217,12 @@ impl EngineThread {
     }
 
     fn serve(mut self, receiver: Receiver<Message>) {
-        while let Ok(Message::Command(command)) = receiver.recv() {
-            self.handle(command);
+        while let Ok(message) = receiver.recv() {
+            match message {
+                Message::Command(command) => self.handle(command),
+                Message::Error(error) => self.output.error(&error),
+                Message::Quit => break,
+            }
         }
     }
 

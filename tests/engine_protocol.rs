@@ -44,6 +44,34 @@ fn uci_handshake_lists_every_option() {
 }
 
 #[test]
+fn an_error_comes_after_the_answers_to_the_commands_before_it() {
+    let mut e = engine();
+    e.send("uci");
+    e.send("isready");
+    e.send("junk");
+    let lines = e.until(|l| l.starts_with("info string error"));
+    assert_eq!(
+        &lines[lines.len() - 3..],
+        [
+            "uciok",
+            "readyok",
+            "info string error: unknown command 'junk'"
+        ]
+    );
+    // During a search an error is answered at once, as `isready` is.
+    e.send("go infinite");
+    e.send("junk");
+    assert_eq!(
+        e.until(|l| l.starts_with("info string error"))
+            .last()
+            .unwrap(),
+        "info string error: unknown command 'junk'"
+    );
+    e.send("stop");
+    e.until(|l| l.starts_with("bestmove"));
+}
+
+#[test]
 fn ugi_handshake_queries_and_two_word_bestmove() {
     let mut e = engine();
     e.send("ugi");
