@@ -249,3 +249,35 @@ fn an_engine_whose_lines_all_start_alike_fails_multipv_and_others_skip_it() {
     let (_, lines) = fixture("first");
     expect(&lines, "multipv", "SKIP", &["announces no MultiPV option"]);
 }
+
+#[test]
+fn a_crash_names_what_the_engine_was_sent_and_its_stderr() {
+    let (code, lines) = fixture("crash-loud");
+    // It exits on its third move: the evidence names the position and the go it was sent,
+    // then its last lines, stderr's included.
+    expect(
+        &lines,
+        "legal-moves",
+        "FAIL",
+        &[
+            "the engine exited (exit code 101) after it was sent \"position ",
+            ", then \"go movetime",
+            "before bestmove; its last lines: ",
+            "stderr: ",
+            "/very/long/path/",
+        ],
+    );
+    assert_eq!(code, Some(1));
+}
+
+#[test]
+fn output_examples_are_shown_once_each() {
+    let (_, lines) = fixture("junk");
+    let output = &lines["output"];
+    assert!(output.starts_with("FAIL"), "{output}");
+    assert_eq!(
+        output.matches("hello from the junk engine").count(),
+        1,
+        "{output}"
+    );
+}

@@ -120,6 +120,9 @@ struct Session {
     /// Lines that are not protocol messages (the first few), and how many there were.
     stray: Vec<String>,
     stray_count: usize,
+    /// The last few commands sent since the engine last wrote a line: if it exits, one of
+    /// them made it.
+    unanswered: Vec<String>,
 }
 
 impl Session {
@@ -132,6 +135,7 @@ impl Session {
             timeout: settings.timeout,
             stray: Vec::new(),
             stray_count: 0,
+            unanswered: Vec::new(),
         })
     }
 
@@ -148,26 +152,58 @@ impl Session {
     }
 
     fn send(&mut self, line: &str) -> Result<(), Evidence> {
-        self.process
-            .send(line)
-            .map_err(|_| format!("sent {}: {}", quote(line), self.gone()))
+        match self.process.send(line) {
+            Ok(()) => {
+                self.sent(line);
+                Ok(())
+            }
+            Err(_) => Err(format!("could not send {}: {}", quote(line), self.gone(""))),
+        }
     }
 
-    /// Why the engine no longer listens: its exit status if it has one.
-    fn gone(&mut self) -> String {
-        match self.process.exit_status(Duration::from_millis(200)) {
-            Some(status) => format!("the engine exited ({})", describe_exit(status)),
-            None => "the engine closed its input or output".to_string(),
+    /// Sends `bytes` as one line, shown as `shown` in the evidence.
+    fn send_bytes(&mut self, bytes: &[u8], shown: &str) -> Result<(), Evidence> {
+        match self.process.send_bytes(bytes) {
+            Ok(()) => {
+                self.sent(shown);
+                Ok(())
+            }
+            Err(_) => Err(format!("could not send {shown}: {}", self.gone(""))),
         }
+    }
+
+    fn sent(&mut self, line: &str) {
+        if self.unanswered.len() == 3 {
+            self.unanswered.remove(0);
+        }
+        self.unanswered.push(quote(line));
+    }
+
+    /// Why the engine no longer listens: its exit status if it has one, the commands it was
+    /// sent since it last wrote, `context`, then its last lines, stderr's included.
+    fn gone(&mut self, context: &str) -> String {
+        let how = match self.process.exit_status(Duration::from_millis(200)) {
+            Some(status) => {
+                self.process.settle_stderr(Duration::from_millis(300));
+                format!("the engine exited ({})", describe_exit(status))
+            }
+            None => "the engine closed its input or output".to_string(),
+        };
+        let after = match self.unanswered.as_slice() {
+            [] => String::new(),
+            sent => format!(" after it was sent {}", sent.join(", then ")),
+        };
+        format!("{how}{after}{context}{}", self.process.last_lines())
     }
 
     /// The next line, classified: stray lines are noted and still returned.
     fn read(&mut self, deadline: Instant) -> Result<(String, Instant), ReadError> {
         let (line, at) = self.process.read_line(deadline)?;
+        self.unanswered.clear();
         let first = line.split_whitespace().next().unwrap_or("");
         if !first.is_empty() && !MESSAGES.contains(&first) {
             self.stray_count += 1;
-            if self.stray.len() < 3 {
+            if self.stray.len() < 3 && !self.stray.contains(&line) {
                 self.stray.push(line.clone());
             }
         }
@@ -202,7 +238,7 @@ impl Session {
                         ReadError::Timeout => {
                             format!("no {awaited} within {} ms", within.as_millis())
                         }
-                        ReadError::Closed => format!("{} before {awaited}", self.gone()),
+                        ReadError::Closed => self.gone(&format!(" before {awaited}")),
                         ReadError::Interrupted => format!("interrupted before {awaited}"),
                     };
                     let mut text = format!("sent {}: {why}", quote(sent));
@@ -592,7 +628,7 @@ impl Checker<'_> {
     fn keep_stray(&mut self, session: &Session) {
         self.stray_count += session.stray_count;
         for line in &session.stray {
-            if self.stray.len() < 3 {
+            if self.stray.len() < 3 && !self.stray.contains(line) {
                 self.stray.push(line.clone());
             }
         }
@@ -1060,13 +1096,9 @@ impl Checker<'_> {
             let mut answered = 0;
             for (what, bytes) in &probes {
                 let shown = quote(&String::from_utf8_lossy(bytes));
-                s.process
-                    .send_bytes(bytes)
-                    .map_err(|_| format!("sending {what} {shown}: {}", s.gone()))?;
+                s.send_bytes(bytes, &format!("{what} {shown}"))?;
                 let asked = format!("{what} {shown}, then isready");
-                s.process
-                    .send("isready")
-                    .map_err(|_| format!("sent {asked}: {}", s.gone()))?;
+                s.send("isready")?;
                 let deadline = Instant::now() + s.timeout;
                 loop {
                     match s.read(deadline) {
@@ -1077,7 +1109,7 @@ impl Checker<'_> {
                             return Err(format!("sent {asked}: no readyok within {} ms", s.timeout.as_millis()));
                         }
                         Err(ReadError::Closed) => {
-                            return Err(format!("sent {asked}: {}", s.gone()));
+                            return Err(format!("sent {asked}: {}", s.gone("")));
                         }
                         Err(ReadError::Interrupted) => return Err("interrupted".to_string()),
                     }
