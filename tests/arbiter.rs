@@ -69,6 +69,51 @@ fn crash_mid_game_loses_by_crash() {
 }
 
 #[test]
+fn a_crash_is_recorded_with_the_exit_status_and_last_lines() {
+    let dir = scratch("crash-detail");
+    let (results, pgn) = (dir.join("results.jsonl"), dir.join("games.pgn"));
+    let tag = format!("tag-{}-crash-detail", std::process::id());
+    let output = arbiter(
+        &[fixture("crash-loud", &tag), fixture("first", &tag)],
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+            "--results",
+            results.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    for game in records(&results) {
+        assert_eq!(game["termination"], "crash", "{game}");
+        let detail = game["detail"].as_str().unwrap();
+        assert!(detail.starts_with("it exited (exit code 101)"), "{detail}");
+        assert!(
+            detail.contains("stderr: ") && detail.contains("/very/long/path/"),
+            "{detail}"
+        );
+    }
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn_text
+            .matches("{crash: it exited (exit code 101)")
+            .count(),
+        2,
+        "{pgn_text}"
+    );
+    assert_eq!(
+        stdout.matches("crash (it exited (exit code 101)").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(survivors(&tag).is_empty());
+}
+
+#[test]
 fn hanging_engine_loses_on_time_under_a_clock() {
     misbehaving("hang", "time forfeit", &["--tc", "0.5+0"]);
 }
@@ -172,6 +217,8 @@ fn junk_lines_are_ignored_and_logged() {
             "4",
             "--movetime",
             "20",
+            "--concurrency",
+            "2",
             "--results",
             results.to_str().unwrap(),
             "--log",
@@ -183,12 +230,27 @@ fn junk_lines_are_ignored_and_logged() {
         assert_eq!(game["termination"], "normal", "{game}");
     }
     let log_text = std::fs::read_to_string(&log).unwrap();
-    assert!(log_text.contains("junk > hello from the junk engine"));
+    // Each process has its own tag, `name#pid`: the two junk processes of the two games at
+    // once are told apart.
+    let tagged = |suffix: &str| {
+        log_text
+            .lines()
+            .filter(|l| l.ends_with(suffix))
+            .filter_map(|l| l.split_whitespace().nth(1))
+            .filter(|tag| tag.starts_with("junk#"))
+            .collect::<std::collections::HashSet<_>>()
+    };
+    // Three processes: the check before the first game, then one per game at once.
+    assert_eq!(
+        tagged("> hello from the junk engine").len(),
+        3,
+        "{log_text}"
+    );
     assert!(
-        log_text.contains("junk ! junk on stderr"),
+        !tagged("! junk on stderr").is_empty(),
         "stderr is logged: {log_text}"
     );
-    assert!(log_text.contains("junk < go movetime 20"));
+    assert_eq!(tagged("< go movetime 20").len(), 2, "{log_text}");
     assert!(survivors(&tag).is_empty());
 }
 

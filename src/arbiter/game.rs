@@ -119,6 +119,10 @@ pub struct GameRecord {
     pub opening_rule: String,
     /// The capture rule.
     pub capture: String,
+    /// How the loser failed, for a crash or a stall: its exit status or signal and its last
+    /// lines, stderr's included (absent otherwise, and from results files of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
     /// The tournament the game belongs to (absent from `play`'s games and from results files
     /// of older versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -337,6 +341,7 @@ pub fn play(
             board: format!("{}x{}", rules.width(), rules.height()),
             opening_rule: rules.opening.to_string(),
             capture: rules.capture.to_string(),
+            detail: None,
             tournament: None,
             shard: None,
         };
@@ -347,7 +352,9 @@ pub fn play(
             if stop.load(Ordering::SeqCst) || process::interrupted() {
                 return None;
             }
-            return Some(record(color.opponent(), termination, moves, Vec::new()));
+            let detail = failure_detail(&termination, seats[index]);
+            let lost = record(color.opponent(), termination, moves, Vec::new());
+            return Some(GameRecord { detail, ..lost });
         }
     }
     let mut clocks = Clocks::new(game_rules.time_control);
@@ -374,10 +381,20 @@ pub fn play(
             }
             Asked::Lost(termination, took) => {
                 times.extend(took.map(|t| t.as_millis() as u64));
-                return Some(record(side.opponent(), termination, moves, times));
+                let detail = failure_detail(&termination, seat);
+                let lost = record(side.opponent(), termination, moves, times);
+                return Some(GameRecord { detail, ..lost });
             }
             Asked::Stopped => return None,
         }
+    }
+}
+
+/// What a crashed or stalled engine's seat knows of its end, for the record.
+fn failure_detail(termination: &Termination, seat: &Seat) -> Option<String> {
+    match termination {
+        Termination::Crash | Termination::Stall => seat.failure().map(str::to_string),
+        _ => None,
     }
 }
 

@@ -85,10 +85,21 @@ pub fn progress_line(record: &game::GameRecord) -> String {
         crate::Color::Black => (&record.black, "Black"),
         crate::Color::White => (&record.white, "White"),
     };
-    format!(
+    let mut line = format!(
         "{} (Black) vs {} (White): {winner} wins as {colour}, {}",
         record.black, record.white, record.termination
-    )
+    );
+    if let Some(detail) = &record.detail {
+        // The whole text is in the results and the PGN; a progress line stays readable.
+        let short: String = detail.chars().take(160).collect();
+        let cut = if short.len() < detail.len() {
+            "..."
+        } else {
+            ""
+        };
+        line += &format!(" ({short}{cut})");
+    }
+    line
 }
 
 /// The last position of a recorded game, drawn, with its position string.

@@ -116,6 +116,11 @@ pub fn pgn_with_variations(
         let tried = line.join(" ");
         words.push(format!("{{then {tried}}}"));
     }
+    if let Some(detail) = &record.detail {
+        // A comment ends at the first `}`: the engine's own words must not end it early.
+        let text = detail.replace(['{', '}'], "");
+        words.push(format!("{{{}: {text}}}", record.termination));
+    }
     words.push(result.to_string());
     // Wrap at 80 columns, as PGN readers expect.
     let mut width = 0;
@@ -338,6 +343,7 @@ mod tests {
             board: "8x8".into(),
             opening_rule: "traditional".into(),
             capture: "straight".into(),
+            detail: None,
             tournament: None,
             shard: None,
         }

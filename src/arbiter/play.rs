@@ -266,6 +266,7 @@ pub fn play(
         board: format!("{}x{}", rules.width(), rules.height()),
         opening_rule: rules.opening.to_string(),
         capture: rules.capture.to_string(),
+        detail: None,
         tournament: None,
         shard: None,
     };

@@ -183,12 +183,16 @@ impl EngineProcess {
             })
         });
         let stderr = child.stderr.take().expect("stderr was piped");
-        let (stderr_recent, stderr_log, name) = (recent.clone(), log.clone(), launch.name.clone());
+        // Each process has its own tag in the log, `name#pid`: two processes of one engine
+        // (under --concurrency) are told apart.
+        let name = format!("{}#{}", launch.name, child.id());
+        let (stderr_recent, stderr_log) = (recent.clone(), log.clone());
+        let stderr_name = name.clone();
         let stderr_closed = Arc::new(AtomicBool::new(false));
         let closed = stderr_closed.clone();
         std::thread::spawn(move || {
             read_lines(stderr, |line| {
-                stderr_log.line(&name, '!', &line);
+                stderr_log.line(&stderr_name, '!', &line);
                 stderr_recent.push(format!("stderr: {line}"));
                 true
             });
@@ -201,7 +205,7 @@ impl EngineProcess {
             lines,
             recent,
             stderr_closed,
-            name: launch.name.clone(),
+            name,
             log,
         })
     }

@@ -337,6 +337,7 @@ pub fn game_pgn(game: &Game) -> String {
         board: format!("{}x{}", game.rules.width(), game.rules.height()),
         opening_rule: game.rules.opening.to_string(),
         capture: game.rules.capture.to_string(),
+        detail: None,
         tournament: None,
         shard: None,
     };
