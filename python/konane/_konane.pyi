@@ -264,6 +264,7 @@ class Game:
     moves: list[str]
     opening_plies: int
     move_times_ms: list[int]
+    detail: str | None
     @property
     def winner_name(self) -> str: ...
 

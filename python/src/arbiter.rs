@@ -114,6 +114,8 @@ pub struct PyGame {
     opening_plies: usize,
     /// Milliseconds each engine move took.
     move_times_ms: Vec<u64>,
+    /// For a crash or a stall: how the engine ended (exit status, last lines), else None.
+    detail: Option<String>,
 }
 
 #[pymethods]
@@ -153,6 +155,7 @@ impl From<GameRecord> for PyGame {
             moves: record.moves,
             opening_plies: record.opening_plies,
             move_times_ms: record.move_times_ms,
+            detail: record.detail,
         }
     }
 }

@@ -59,5 +59,7 @@ def test_a_match_with_a_bad_setup_is_refused(engine_path):
 def test_a_crash_in_a_match_is_a_recorded_loss(engine_path, fixture_command):
     command, tag = fixture_command("crash-mid-game")
     games = konane.play_match([engine_path, command], games=2, size="6x6", movetime=0.02)
-    assert len(games) == 2 and any(g.termination == "crash" for g in games)
+    crashed = [g for g in games if g.termination == "crash"]
+    assert len(games) == 2 and crashed
+    assert all(g.detail.startswith("it exited (exit code 4)") for g in crashed)
     assert survivors(tag) == []
