@@ -281,3 +281,23 @@ fn output_examples_are_shown_once_each() {
         "{output}"
     );
 }
+
+#[test]
+fn options_the_engine_does_not_have_or_refuses_fail_the_check() {
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_konane-engine"));
+    let (code, lines) = check(&[&engine, "option.Skil=5", "option.Skill=50"], &[]);
+    expect(
+        &lines,
+        "options",
+        "FAIL",
+        &[
+            "option 'Skil' is not one of the engine's options (Hash, Skill,",
+            "option Skill=50: the engine accepts a whole number from 0 to 20",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    // A setting the engine accepts is used, and the engine still passes every check.
+    let (code, lines) = check(&[&engine, "option.Hash=8"], &[]);
+    expect(&lines, "options", "PASS", &[]);
+    assert_eq!(code, Some(0), "{lines:?}");
+}

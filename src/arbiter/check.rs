@@ -147,8 +147,17 @@ impl Session {
         session.expect(&protocol, &format!("{protocol}ok"), session.timeout, |l| {
             l == format!("{protocol}ok")
         })?;
+        session.set_options(spec)?;
         session.sync("isready")?;
         Ok(session)
+    }
+
+    /// Sends the user's `option.NAME=VALUE` settings: the engine is checked as it will play.
+    fn set_options(&mut self, spec: &EngineSpec) -> Result<(), Evidence> {
+        for (name, value) in &spec.options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<(), Evidence> {
@@ -735,7 +744,16 @@ impl Checker<'_> {
             ),
         }
         self.announced = Announced::from_options(&options);
-        if malformed.is_empty() {
+        // The user's own settings must name options the engine has, with values it accepts.
+        let refused: Vec<String> = self
+            .spec
+            .options
+            .iter()
+            .filter_map(|(name, value)| options::check_value(&options, name, value).err())
+            .collect();
+        if !refused.is_empty() {
+            self.record("options", Outcome::Fail, refused.join("; "), report);
+        } else if malformed.is_empty() {
             let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
             let evidence = if names.is_empty() {
                 "none announced: only 8x8 under the default rules is checked".to_string()
@@ -750,7 +768,10 @@ impl Checker<'_> {
         } else {
             self.record("options", Outcome::Fail, malformed.join("; "), report);
         }
-        match session.sync("isready") {
+        match session
+            .set_options(self.spec)
+            .and_then(|_| session.sync("isready"))
+        {
             Ok(took) => {
                 self.session = Some(session);
                 let evidence = format!("readyok after {} ms", took.as_millis());
