@@ -108,7 +108,7 @@ fn an_engine_crash_ends_the_game_for_the_person_and_quit_leaves_cleanly() {
         }
     };
     assert!(
-        over.contains("human (black) wins; crashy lost by crash"),
+        over.contains("human (Black) wins; crashy lost by crash (it exited (exit code 4)"),
         "{over}"
     );
     let end = game.until(|l| l.starts_with("The game is written to"));
@@ -167,4 +167,31 @@ fn the_stall_limit_of_a_depth_game_is_set_by_a_flag() {
         }
         assert!(game.wait_exit().is_some_and(|s| s.success()));
     }
+}
+
+#[test]
+fn the_intro_follows_the_board_and_ctrl_c_while_the_engine_thinks_is_explained() {
+    let fixture = format!("cmd={}", env!("CARGO_BIN_EXE_konane-fixture"));
+    let mut game = play(
+        &[&fixture, "arg=hang", "name=hangbot"],
+        &["--size", "6x6", "--human", "White", "--movetime", "20000"],
+    );
+    let lines = game.until(|l| l.contains("is thinking..."));
+    // The examples are moves of this board: a 6x6 removal and jump, no 8x8 square.
+    assert!(
+        lines[0].contains("(f1 to remove a stone, f3f1 to jump; "),
+        "{lines:?}"
+    );
+    assert!(
+        !lines[0].contains("d5") && !lines[0].contains("f5"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "hangbot (Black) is thinking...");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(game.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    game.until(|l| l == "Interrupted while hangbot was thinking: the game is not recorded.");
+    assert_eq!(game.wait_exit().and_then(|s| s.code()), Some(130));
 }

@@ -66,9 +66,32 @@ fn read_typed(line: &str) -> Result<Typed, String> {
     })
 }
 
-const HELP: &str = "Type a move in the protocol's notation (d5 to remove a stone, f5d5 to jump, \
-f5b5 for a double jump), 'moves' for the legal moves, 'undo' to take back your last move and \
-the engine's reply, 'quit' to leave.";
+/// What the person can type, with examples of moves on this board (a removal and a jump from
+/// its start), so that a 6x6 game shows no 8x8 squares.
+fn help(rules: crate::rules::Rules) -> String {
+    let examples = Position::start(rules).ok().and_then(|mut position| {
+        let removal = *position.legal_moves().first()?;
+        position.play(removal).ok()?;
+        let reply = *position.legal_moves().first()?;
+        position.play(reply).ok()?;
+        let jump = *position.legal_moves().first()?;
+        Some(format!("{removal} to remove a stone, {jump} to jump; "))
+    });
+    format!(
+        "Type a move in the protocol's notation ({}a multiple jump names where each leg lands), \
+'moves' for the legal moves, 'undo' to take back your last move and the engine's reply, 'quit' \
+to leave.",
+        examples.unwrap_or_default()
+    )
+}
+
+/// A colour as the messages write it: `Black`, `White`.
+fn title(colour: Color) -> &'static str {
+    match colour {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
 
 /// The board drawn for a person: rank numbers, file letters, and the squares the last move
 /// touched in brackets (where it started, what it jumped, where it landed).
@@ -145,8 +168,11 @@ pub fn play(
     say(
         out,
         &format!(
-            "{} (Black) against {} (White), {}. {HELP}",
-            names[0], names[1], rules
+            "{} (Black) against {} (White), {}. {}",
+            names[0],
+            names[1],
+            rules,
+            help(rules)
         ),
     );
     let mut moves: Vec<String> = Vec::new();
@@ -162,6 +188,7 @@ pub fn play(
         }
         let side = position.side_to_move();
         if side != settings.human {
+            let side = title(side);
             say(out, &format!("{engine_name} ({side}) is thinking..."));
             let asked = game::ask(
                 &mut seat,
@@ -183,14 +210,25 @@ pub fn play(
                     moves.push(mv.to_string());
                     last = Some(mv);
                 }
-                Asked::Lost(termination, _) => break (side.opponent(), termination),
-                Asked::Stopped => return Ok(None),
+                Asked::Lost(termination, _) => {
+                    break (position.side_to_move().opponent(), termination);
+                }
+                Asked::Stopped => {
+                    say(
+                        out,
+                        &format!(
+                            "\nInterrupted while {engine_name} was thinking: the game is not recorded."
+                        ),
+                    );
+                    seat.shut_down();
+                    return Ok(None);
+                }
             }
             continue;
         }
         let asked_at = Instant::now();
         let typed = loop {
-            let _ = write!(out, "{} ({side}) to move> ", settings.human_name);
+            let _ = write!(out, "{} ({}) to move> ", settings.human_name, title(side));
             let _ = out.flush();
             let line = match next_line(input, interrupted) {
                 Some(line) => line,
@@ -212,7 +250,7 @@ pub fn play(
                         .collect();
                     say(out, &format!("Legal moves: {}", legal.join(" ")));
                 }
-                Ok(Typed::Help) => say(out, HELP),
+                Ok(Typed::Help) => say(out, &help(rules)),
                 Ok(Typed::Nothing) => {}
                 Ok(other) => break other,
                 Err(why) => say(out, &why),
@@ -242,11 +280,20 @@ pub fn play(
                 None => say(out, "Nothing to undo: you have not moved yet."),
             },
             _ => {
-                say(out, "You left the game; it is not recorded.");
+                let why = if interrupted.load(Ordering::SeqCst) {
+                    "\nInterrupted: the game is not recorded."
+                } else {
+                    "You left the game; it is not recorded."
+                };
+                say(out, why);
                 seat.shut_down();
                 return Ok(None);
             }
         }
+    };
+    let detail = match termination {
+        Termination::Crash | Termination::Stall => seat.failure().map(str::to_string),
+        _ => None,
     };
     seat.shut_down();
     let id = match &settings.results {
@@ -266,18 +313,22 @@ pub fn play(
         board: format!("{}x{}", rules.width(), rules.height()),
         opening_rule: rules.opening.to_string(),
         capture: rules.capture.to_string(),
-        detail: None,
+        detail: detail.clone(),
         tournament: None,
         shard: None,
     };
     let winner_name = &names[winner.index()];
     let how = match &termination {
-        Termination::Normal => format!("{} has no move", winner.opponent()),
+        Termination::Normal => format!("{} has no move", title(winner.opponent())),
         other => format!("{engine_name} lost by {}", other.text()),
     };
+    let detail = detail.map(|text| format!(" ({text})")).unwrap_or_default();
     say(
         out,
-        &format!("Game over: {winner_name} ({winner}) wins; {how}."),
+        &format!(
+            "Game over: {winner_name} ({}) wins; {how}{detail}.",
+            title(winner)
+        ),
     );
     say(out, &format!("Moves: {}", record.moves.join(" ")));
     let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
