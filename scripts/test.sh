@@ -2,7 +2,8 @@
 # The project's tests: the crate's (cargo), then the Python package's (pytest). What they need
 # beyond cargo is installed here when missing, so this works on a fresh machine:
 # - Debian's chromium and chromium-driver for the GUI's browser test (as root, or through sudo);
-# - a virtual environment in target/python-venv with maturin and pytest from PyPI.
+# - a virtual environment in target/python-venv with maturin and pytest from PyPI;
+# - cargo-fuzz, for a short fuzz of each parser (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
@@ -24,3 +25,6 @@ if [ ! -x "$venv/bin/maturin" ] || [ ! -x "$venv/bin/pytest" ]; then
 fi
 (cd python && VIRTUAL_ENV="$PWD/../$venv" PATH="$PWD/../$venv/bin:$PATH" maturin develop --release -q)
 "$venv/bin/python" -m pytest -q python/tests
+
+# A short coverage-guided fuzz of each parser (installs cargo-fuzz when missing).
+bash scripts/fuzz.sh 10

@@ -150,7 +150,8 @@ pub enum ImageError {
         height: u8,
     },
     /// A symmetry that swaps the colours of the squares, during the opening removals (which
-    /// are a matter of colour: Black removes first).
+    /// are a matter of colour: Black removes first), or of a position with one empty square
+    /// (whose image would read as White's removal).
     SwapsColoursInRemovals(Symmetry),
 }
 
@@ -175,7 +176,7 @@ impl fmt::Display for ImageError {
             ),
             ImageError::SwapsColoursInRemovals(symmetry) => write!(
                 f,
-                "{symmetry} swaps the colours of the squares, which the opening removals do not allow: images under it exist once the removals are made"
+                "{symmetry} swaps the colours of the squares, which the opening removals do not allow: images under it exist once both removals are made"
             ),
         }
     }
@@ -198,7 +199,10 @@ impl Position {
             });
         }
         let swaps = !symmetry.keeps_colours(width, height);
-        if swaps && self.phase() != Phase::Jumps {
+        // With colours swapped, a single empty square and White to move would read as White's
+        // removal: such an image is not a position of the same worth.
+        let one_empty = self.stone_total() as usize + 1 == rules.area();
+        if swaps && (self.phase() != Phase::Jumps || one_empty) {
             return Err(ImageError::SwapsColoursInRemovals(symmetry));
         }
         let diagram = self.diagram();
@@ -310,6 +314,23 @@ mod tests {
             assert!(back, "{symmetry}");
         }
         assert_eq!(before.images().len(), 8);
+    }
+
+    #[test]
+    fn a_single_empty_square_allows_only_colour_keeping_images() {
+        // Found by fuzzing: its colour-swapped image, White to move with one empty square,
+        // would read as White's removal.
+        let position = Position::from_fen(
+            "bwbwbwbw/wbwbwbwb/bwbwbw1w b",
+            Opening::Any,
+            Capture::Straight,
+        )
+        .unwrap();
+        for (symmetry, image) in position.images() {
+            assert!(symmetry.keeps_colours(8, 3), "{symmetry}");
+            assert_eq!(image.legal_moves().len(), position.legal_moves().len());
+        }
+        assert!(position.image(Symmetry::MirrorFiles).is_err());
     }
 
     #[test]
