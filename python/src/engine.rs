@@ -4,9 +4,10 @@
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
 use konane::arbiter::game::{
-    Asked, Clocks, Deadlines, GameRules, Opening, Seat, Termination, TimeControl, ask,
+    Asked, Clocks, Deadlines, GameRules, Seat, Termination, TimeControl, ask,
 };
 use konane::arbiter::log::Log;
+use konane::arbiter::openings::Opening;
 use konane::arbiter::options::{EngineOption, check_value};
 use konane::arbiter::preflight;
 use konane::arbiter::spec::EngineSpec;

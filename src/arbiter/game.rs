@@ -2,6 +2,7 @@
 //! ends the game itself. Whatever an engine does, the game ends with a winner and a reason.
 
 use crate::arbiter::log::Log;
+use crate::arbiter::openings::Opening;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
 use crate::arbiter::spec::EngineSpec;
 use crate::arbiter::tournament::{Shard, TournamentId};
@@ -53,15 +54,6 @@ pub struct GameRules {
     pub time_control: TimeControl,
     /// Timeouts.
     pub deadlines: Deadlines,
-}
-
-/// Where a game starts: a position (the standard start or a position string) and moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    /// The position string the game starts from, `None` for the standard start.
-    pub fen: Option<String>,
-    /// Moves played from there before the engines take over.
-    pub moves: Vec<Move>,
 }
 
 /// How a game ended.

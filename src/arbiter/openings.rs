@@ -1,6 +1,5 @@
 //! Where each game pair starts: the start position, an openings file, or random plies.
 
-use crate::arbiter::game::Opening;
 use crate::rules::Rules;
 use crate::rules::board::splitmix64;
 use crate::rules::moves::Move;
@@ -8,6 +7,15 @@ use crate::rules::position::Position;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+
+/// Where a game starts: a position (the standard start or a position string) and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The position string the game starts from, `None` for the standard start.
+    pub fen: Option<String>,
+    /// Moves played from there before the engines take over.
+    pub moves: Vec<Move>,
+}
 
 /// Where the games' openings come from.
 #[derive(Clone, Debug)]

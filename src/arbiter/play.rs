@@ -3,10 +3,9 @@
 //! forfeit), the engine keeps its time control, and the finished game is recorded like any
 //! other.
 
-use crate::arbiter::game::{
-    self, Asked, Clocks, GameRecord, GameRules, Opening, Seat, Termination,
-};
+use crate::arbiter::game::{self, Asked, Clocks, GameRecord, GameRules, Seat, Termination};
 use crate::arbiter::log::Log;
+use crate::arbiter::openings::Opening;
 use crate::arbiter::pgn::pgn;
 use crate::arbiter::results::{append, count_records};
 use crate::arbiter::spec::EngineSpec;

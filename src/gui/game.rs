@@ -1,7 +1,8 @@
 //! The game the page shows: how it was asked for, its players, moves, clocks (the person's
 //! too) and how it ended. It knows the rules, not the engines: the session asks those.
 
-use crate::arbiter::game::{Clocks, Opening, Termination, TimeControl};
+use crate::arbiter::game::{Clocks, Termination, TimeControl};
+use crate::arbiter::openings::Opening;
 use crate::arbiter::options::{self, EngineOption};
 use crate::gui::tree::{Node, Variations};
 use crate::rules::moves::Move;
