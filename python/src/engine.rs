@@ -342,17 +342,26 @@ impl PyEngine {
         };
         let stop = AtomicBool::new(false);
         let deadlines = self.deadlines;
-        let asked = interruptible(py, &stop, || match seat.ready(&deadlines) {
-            Ok(_) => ask(
-                seat,
-                &position,
-                &opening,
-                &[],
-                &game_rules,
-                &mut clocks,
-                &stop,
-            ),
-            Err(termination) => Asked::Lost(termination, None),
+        // A new seat starts a new game; later positions go to the same game, so that the
+        // engine keeps what it learnt (its hash table).
+        let asked = interruptible(py, &stop, || {
+            let started = if reusable {
+                seat.start(&deadlines)
+            } else {
+                seat.ready(&deadlines).map(|_| ())
+            };
+            match started {
+                Ok(()) => ask(
+                    seat,
+                    &position,
+                    &opening,
+                    &[],
+                    &game_rules,
+                    &mut clocks,
+                    &stop,
+                ),
+                Err(termination) => Asked::Lost(termination, None),
+            }
         });
         let asked = match asked {
             Ok(asked) => asked,

@@ -187,6 +187,22 @@ impl Seat {
 
     /// The running engine, started and ready for a new game.
     pub fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
+        self.start(deadlines)?;
+        let process = self.process.as_mut().expect("started");
+        let new_game = format!("{}newgame", self.protocol);
+        let synced = process
+            .send(&new_game)
+            .and_then(|_| process.sync(deadlines.startup));
+        if let Err(error) = synced {
+            self.discard(error);
+            return Err(failure(error));
+        }
+        Ok(self.process.as_mut().expect("still running"))
+    }
+
+    /// The running engine, started (with its handshake) if it is not: the next position of
+    /// the same game needs no `newgame`.
+    pub fn start(&mut self, deadlines: &Deadlines) -> Result<(), Termination> {
         if self.process.is_none() {
             let mut process =
                 EngineProcess::start(&self.launch, self.log.clone()).map_err(|error| {
@@ -200,16 +216,7 @@ impl Seat {
             }
             self.process = Some(process);
         }
-        let process = self.process.as_mut().expect("started above");
-        let new_game = format!("{}newgame", self.protocol);
-        let synced = process
-            .send(&new_game)
-            .and_then(|_| process.sync(deadlines.startup));
-        if let Err(error) = synced {
-            self.discard(error);
-            return Err(failure(error));
-        }
-        Ok(self.process.as_mut().expect("still running"))
+        Ok(())
     }
 
     /// Kills the engine after `error`, noting why in [`Seat::failure`]; it is restarted for
