@@ -2,6 +2,7 @@
 //! plays them on worker threads, and writes every finished game at once.
 
 pub mod check;
+pub mod command;
 pub mod game;
 pub mod log;
 pub mod merge;

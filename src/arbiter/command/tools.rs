@@ -1,0 +1,254 @@
+//! The tools of `konane-arbiter`: `play` (a person against an engine), `gui`, `merge` and
+//! `check`, each read from its arguments and run by the library.
+
+use super::*;
+
+#[derive(Args)]
+pub(super) struct PlayArgs {
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Your colour (Black moves first).
+    #[arg(long, default_value = "black", value_parser = parse_colour)]
+    human: crate::Color,
+    /// Your name in the PGN and results.
+    #[arg(long, default_value = "human")]
+    name: String,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Seconds the engine on a --depth/--nodes move may stay silent before it loses as stalled.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    stall_timeout: u64,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Append the finished game as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Append the finished game as a JSON line to this file.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub(super) struct GuiArgs {
+    /// An engine the page offers: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// The port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on: the default lets only this machine in.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// Milliseconds an engine may overrun its clock or move time before it loses on time.
+    #[arg(long, default_value_t = 200)]
+    timemargin: u64,
+    /// Seconds an engine on a depth-limited move may stay silent before it loses as stalled (the page's form can set it per game).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    stall_timeout: u64,
+    /// Log every line sent to (<) and received from (>) the engines, and their stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+pub(super) fn run_gui(
+    args: GuiArgs,
+    groups: &[Vec<String>],
+    interrupted: &Arc<AtomicBool>,
+) -> Result<ExitCode, String> {
+    let mut engines: Vec<EngineSpec> = groups
+        .iter()
+        .map(|words| EngineSpec::parse(words))
+        .collect::<Result<_, _>>()?;
+    if engines.is_empty() {
+        let engine = engine_beside_this_program()?;
+        engines.push(EngineSpec::parse(&[format!("cmd={}", engine.display())])?);
+    }
+    if let Some(spec) = engines.iter().find(|spec| spec.launch.name == "human") {
+        return Err(format!(
+            "--engine cmd={}: the name 'human' is kept for the person; give name=...",
+            spec.launch.command
+        ));
+    }
+    spec::make_names_unique(&mut engines);
+    let mut settings = gui::Settings {
+        engines,
+        announced: Vec::new(),
+        host: args.host,
+        port: args.port,
+        deadlines: Deadlines {
+            time_margin: Duration::from_millis(args.timemargin),
+            stall: Duration::from_secs(args.stall_timeout),
+            startup: Duration::from_secs(30),
+        },
+        log: open_log(&args.log)?,
+    };
+    // A missing or broken engine is named now, not offered on the page to crash later.
+    let checked = preflight::check_engines(
+        &settings.engines,
+        Rules::default(),
+        &settings.deadlines,
+        &settings.log,
+    );
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(ExitCode::from(130));
+    }
+    settings.announced = checked?;
+    gui::serve(settings, interrupted.clone())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Args)]
+pub(super) struct MergeArgs {
+    /// The results files, one per shard.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also write every game, in order, to this new results file.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Also write every game, in order, as PGN to this new file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+}
+
+pub(super) fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
+    for output in [&args.results, &args.pgn].into_iter().flatten() {
+        if args.files.contains(output) || output.exists() {
+            return Err(format!(
+                "{} already exists: merge writes only new files",
+                output.display()
+            ));
+        }
+    }
+    let merged = merge::merge(&args.files)?;
+    for record in &merged.records {
+        let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
+        append(&args.results, &(json + "\n"))?;
+        append(&args.pgn, &pgn::pgn(record, record.id, pgn::EVENT))?;
+    }
+    crate::say_on!("{}", merged.report(args.files.len())?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_colour(text: &str) -> Result<crate::Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(crate::Color::Black),
+        "white" | "w" => Ok(crate::Color::White),
+        _ => Err(format!("'{text}' is not a colour: black or white")),
+    }
+}
+
+pub(super) fn run_play(
+    args: PlayArgs,
+    groups: &[Vec<String>],
+    interrupted: &AtomicBool,
+) -> Result<ExitCode, String> {
+    let [words] = groups else {
+        return Err("play takes exactly one --engine".to_string());
+    };
+    let engine = EngineSpec::parse(words)?;
+    let rules = args.rules.rules();
+    rules.check_opening().map_err(|e| e.to_string())?;
+    let log = open_log(&args.log)?;
+    let deadlines = Deadlines {
+        time_margin: Duration::from_millis(args.limits.timemargin),
+        stall: Duration::from_secs(args.stall_timeout),
+        startup: Duration::from_secs(30),
+    };
+    let checked = preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log);
+    if interrupted.load(Ordering::SeqCst) {
+        return Ok(ExitCode::from(130));
+    }
+    checked?;
+    let settings = PlaySettings {
+        engine,
+        human: args.human,
+        human_name: args.name,
+        game_rules: GameRules {
+            rules,
+            time_control: args.limits.time_control(),
+            deadlines,
+        },
+        pgn: args.pgn,
+        results: args.results,
+        log,
+    };
+    let (sender, lines) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = std::io::stdout();
+    play::play(&settings, &lines, &mut out, interrupted)?;
+    Ok(if interrupted.load(Ordering::SeqCst) {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[derive(Args)]
+pub(super) struct CheckArgs {
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// Fewer random positions (20 instead of 200), shorter movetime, one clock.
+    #[arg(long)]
+    quick: bool,
+    /// Seconds the engine may take for a handshake, an isready, or a go beyond its own limit.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    timeout: u64,
+    /// Milliseconds a move may come after its movetime or clock before it fails.
+    #[arg(long, default_value_t = 100)]
+    timemargin: u64,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Log every line sent to (<) and received from (>) the engine, and its stderr (!).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String> {
+    let [words] = groups else {
+        return Err("check takes exactly one --engine".to_string());
+    };
+    let spec = EngineSpec::parse(words)?;
+    let settings = CheckSettings {
+        quick: args.quick,
+        timeout: Duration::from_secs(args.timeout),
+        margin: Duration::from_millis(args.timemargin),
+        seed: args.seed,
+        log: open_log(&args.log)?,
+    };
+    crate::say!(
+        "Checking engine '{}' ({}) over {}",
+        spec.launch.name,
+        spec.command_line(),
+        spec.protocol
+    );
+    let results = check::run(&spec, &settings, |result| crate::say!("{result}"));
+    if crate::arbiter::process::interrupted() {
+        crate::say!("Interrupted after {} checks", results.len());
+        return Ok(ExitCode::from(130));
+    }
+    let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
+    let failed = count(Outcome::Fail);
+    crate::say!(
+        "{} checks passed, {failed} failed, {} skipped",
+        count(Outcome::Pass),
+        count(Outcome::Skip)
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
