@@ -528,16 +528,20 @@ async fn the_page_holds_up_on_a_laptop_and_a_phone() {
     // A phone held sideways: nothing wider than the screen, the board within its height.
     // The window manager resizes in its own time: wait for the page to be laid out anew.
     browser.set_window_size(844, 390).await.unwrap();
-    until(&browser, "the board within a sideways phone's height", || async {
-        let sideways = js(
-            &browser,
-            "const b = document.getElementById('board').getBoundingClientRect(); \
+    until(
+        &browser,
+        "the board within a sideways phone's height",
+        || async {
+            let sideways = js(
+                &browser,
+                "const b = document.getElementById('board').getBoundingClientRect(); \
              return window.innerWidth > window.innerHeight && b.width > 0 \
                  && b.height <= window.innerHeight;",
-        )
-        .await;
-        (sideways == true).then_some(())
-    })
+            )
+            .await;
+            (sideways == true).then_some(())
+        },
+    )
     .await;
     assert!(
         fits_sideways(&browser).await,
