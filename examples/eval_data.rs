@@ -43,7 +43,7 @@ fn main() {
     let mut out = std::io::stdout().lock();
     for (width, height, opening, max_stones) in BOARDS {
         let rules = Rules::new(width, height, opening, Capture::Straight).expect("valid rules");
-        let mut table = ProofTable::new(256).expect("256 MB for the proof table");
+        let table = ProofTable::new(256).expect("256 MB for the proof table");
         let (mut kept, mut tried) = (0, 0);
         for game in 0..games {
             seed = splitmix64(seed);
@@ -56,7 +56,7 @@ fn main() {
                     continue;
                 }
                 tried += 1;
-                let solution = Solver::new(&mut table, &stop)
+                let solution = Solver::new(&table, &stop)
                     .with_deadline(Instant::now() + Duration::from_millis(200))
                     .solve(position, false);
                 if let Some(wins) = solution.wins {

@@ -46,7 +46,7 @@ fn main() {
                 let mut table = ProofTable::new(16).expect("16 MB");
                 table.clear();
                 let started = Instant::now();
-                let solution = Solver::new(&mut table, &stop)
+                let solution = Solver::new(&table, &stop)
                     .with_deadline(started + limit)
                     .solve(&position, false);
                 let ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -583,9 +583,9 @@ fn small_positions_are_proven_and_reported_as_mate() {
 
 /// The winning moves of a position, by the solver.
 fn winning_moves(position: &Position) -> Vec<String> {
-    let mut table = konane::solve::ProofTable::new(16).unwrap();
+    let table = konane::solve::ProofTable::new(16).unwrap();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let solution = konane::solve::Solver::new(&mut table, &stop).solve(position, true);
+    let solution = konane::solve::Solver::new(&table, &stop).solve(position, true);
     solution
         .winning_moves()
         .iter()

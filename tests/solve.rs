@@ -114,13 +114,16 @@ fn agree(
             }
             let mut memo = HashMap::new();
             let mut lengths = HashMap::new();
-            let mut table = ProofTable::new(16).unwrap();
-            for _ in 0..count {
+            let table = ProofTable::new(16).unwrap();
+            for n in 0..count {
                 let ply = plies.start + rng.below(plies.end - plies.start);
                 let position = random_position(rules, ply, &mut rng);
                 let naive = Naive::from_fen(&position.fen(), opening, capture);
                 let expected = naive_winning_moves(&naive, &mut memo);
-                let solution = Solver::new(&mut table, &stop).solve(&position, true);
+                // One thread, then two sharing the table, in turn.
+                let solution = Solver::new(&table, &stop)
+                    .with_threads(1 + n % 2)
+                    .solve(&position, true);
                 let mut found: Vec<String> = solution
                     .winning_moves()
                     .iter()

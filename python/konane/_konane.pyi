@@ -146,9 +146,11 @@ def solve(
     nodes: int | None = None,
     hash_mb: int | None = None,
     all_moves: bool = True,
+    threads: int = 1,
 ) -> Solution:
     """Solves ``position`` exactly (win or loss for the side to move, and the winning moves),
-    within ``time`` seconds or about ``nodes`` nodes; Ctrl-C raises ``KeyboardInterrupt``.
+    within ``time`` seconds or about ``nodes`` nodes, on ``threads`` threads that share the
+    proof table; Ctrl-C raises ``KeyboardInterrupt``.
 
     >>> solve(Position.from_string("b3/4/4/3w b")).result
     'loss'

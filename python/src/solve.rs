@@ -53,9 +53,9 @@ impl PySolution {
 /// win. `time` (seconds) and `nodes` bound the work (the result is `unknown` when they run
 /// out); Ctrl-C stops it with `KeyboardInterrupt`. `hash_mb` sizes the proof table (by default
 /// from the number of stones). With `all_moves` every root move is proven, else the solve ends
-/// at the first winning move.
+/// at the first winning move. `threads` search together, sharing the table (by default one).
 #[pyfunction]
-#[pyo3(signature = (position, *, time = None, nodes = None, hash_mb = None, all_moves = true))]
+#[pyo3(signature = (position, *, time = None, nodes = None, hash_mb = None, all_moves = true, threads = 1))]
 pub fn solve(
     py: Python<'_>,
     position: PyPosition,
@@ -63,7 +63,15 @@ pub fn solve(
     nodes: Option<u64>,
     hash_mb: Option<usize>,
     all_moves: bool,
+    threads: usize,
 ) -> PyResult<PySolution> {
+    if !(1..=1024).contains(&threads) {
+        return Err(error(
+            py,
+            "KonaneError",
+            format!("solve: threads must be 1 to 1024, not {threads}"),
+        ));
+    }
     let position = position.position;
     if let Some(seconds) = time
         && !(seconds.is_finite() && seconds >= 0.0)
@@ -75,12 +83,12 @@ pub fn solve(
         ));
     }
     let megabytes = hash_mb.unwrap_or_else(|| default_hash_mb(&position));
-    let mut table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
+    let table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let watched = &stop;
     let solution = interruptible(py, &stop, || {
-        let mut solver = Solver::new(&mut table, watched);
+        let mut solver = Solver::new(&table, watched).with_threads(threads);
         if let Some(seconds) = time {
             solver = solver.with_deadline(started + Duration::from_secs_f64(seconds));
         }

@@ -15,13 +15,18 @@ def test_six_by_six_openings_as_norvig_reports_them():
         "d3 e3": "black", "d3 d4": "white", "c4 c3": "white", "c4 b4": "black",
         "c4 d4": "white", "c4 c5": "black", "a6 a5": "white", "a6 b6": "white",
     }
-    for opening, winner in expected.items():
+    for i, (opening, winner) in enumerate(expected.items()):
         position = konane.Position("6x6")
         for move in opening.split():
             position.play(move)
-        solution = konane.solve(position, all_moves=False)
+        solution = konane.solve(position, all_moves=False, threads=1 + i % 2)
         assert solution.winner == winner, opening
         assert solution.proven
+
+
+def test_threads_are_checked():
+    with pytest.raises(konane.KonaneError, match="threads must be 1 to 1024, not 0"):
+        konane.solve(konane.Position("4x4"), threads=0)
 
 
 def test_a_lost_position_and_its_moves():

@@ -57,6 +57,9 @@ and memory go to standard error, with a progress line every 5 s; Ctrl-C stops wi
         /// MB for the table of proven results [default: by the stones on the board: 64 MB for 36, doubling every two more, halving every two fewer; 16 MB to a quarter of the memory, at most 8192].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
         hash: Option<u64>,
+        /// Threads to search with, sharing the table [default: one per core].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
     },
     /// Search the bench positions to a fixed depth; print total nodes and nodes per second.
     Bench {
@@ -74,6 +77,7 @@ fn solve(
     all: bool,
     openings: bool,
     hash: Option<u64>,
+    threads: Option<u64>,
 ) -> Result<ExitCode, String> {
     let mut position = rules.position(fen.as_deref()).map_err(|e| e.to_string())?;
     for (i, text) in moves
@@ -96,7 +100,11 @@ fn solve(
         || konane::solve::report::default_hash_mb(&position),
         |mb| mb as usize,
     );
-    let mut table = konane::solve::ProofTable::new(megabytes)?;
+    let table = konane::solve::ProofTable::new(megabytes)?;
+    let threads = threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
@@ -106,8 +114,9 @@ fn solve(
     let finished = if openings {
         konane::solve::report::solve_openings(
             &position,
-            &mut table,
+            &table,
             &stop,
+            threads,
             &mut out,
             &mut diagnostics,
         )
@@ -115,8 +124,9 @@ fn solve(
         konane::solve::report::solve_position(
             &position,
             all,
-            &mut table,
+            &table,
             &stop,
+            threads,
             &mut out,
             &mut diagnostics,
         )
@@ -166,7 +176,8 @@ fn main() -> ExitCode {
             all,
             openings,
             hash,
-        }) => match solve(&rules, fen, moves, all, openings, hash) {
+            threads,
+        }) => match solve(&rules, fen, moves, all, openings, hash, threads) {
             Ok(code) => code,
             Err(error) => {
                 eprintln!("error: {error}");

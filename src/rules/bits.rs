@@ -3,6 +3,7 @@
 //! Square `file + rank * width` of a board is bit `file + rank * width`. Boards of up to 64
 //! squares use `u64`, up to 128 squares `u128`, larger ones (up to 26x26) [`Wide`].
 
+use crate::rules::board::splitmix64;
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
@@ -36,6 +37,9 @@ pub trait Bits:
     fn count(self) -> u32;
     /// The lowest square in the set; meaningless on an empty set.
     fn lowest(self) -> usize;
+    /// The set as 64 bits: the set itself when it fits, else a mix of its words (two sets may
+    /// then share a digest).
+    fn digest(self) -> u64;
 
     /// True when the set holds no square.
     fn is_empty(self) -> bool {
@@ -79,7 +83,7 @@ impl<B: Bits> Iterator for SquareIter<B> {
 }
 
 macro_rules! native_bits {
-    ($ty:ty) => {
+    ($ty:ty, $digest:expr) => {
         impl Bits for $ty {
             const CAPACITY: usize = <$ty>::BITS as usize;
 
@@ -101,12 +105,16 @@ macro_rules! native_bits {
             fn is_empty(self) -> bool {
                 self == 0
             }
+            fn digest(self) -> u64 {
+                $digest(self)
+            }
         }
     };
 }
 
-native_bits!(u64);
-native_bits!(u128);
+native_bits!(u64, |set: u64| set);
+native_bits!(u128, |set: u128| set as u64
+    ^ splitmix64((set >> 64) as u64));
 
 /// How many 64-bit words a [`Wide`] set has: enough for 26x26 = 676 squares.
 const WORDS: usize = 11;
@@ -187,6 +195,12 @@ impl Bits for Wide {
 
     fn count(self) -> u32 {
         self.0.iter().map(|word| word.count_ones()).sum()
+    }
+
+    fn digest(self) -> u64 {
+        self.0
+            .iter()
+            .fold(0, |digest, &word| splitmix64(digest ^ word))
     }
 
     fn lowest(self) -> usize {

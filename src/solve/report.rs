@@ -74,8 +74,9 @@ fn solve_reporting(
     position: &Position,
     all: bool,
     label: &str,
-    table: &mut ProofTable,
+    table: &ProofTable,
     stop: &AtomicBool,
+    threads: usize,
     diagnostics: &mut impl Write,
 ) -> Solution {
     let mut sink = |p: &Progress| {
@@ -83,21 +84,24 @@ fn solve_reporting(
     };
     Solver::new(table, stop)
         .with_progress(PROGRESS_EVERY, &mut sink)
+        .with_threads(threads)
         .solve(position, all)
 }
 
-/// Solves one position and writes `result:`, `winner:`, `best:` and, with `all`, `winning
-/// moves:`. Returns false when stopped before the answer (what is known is written then).
+/// Solves one position on `threads` threads and writes `result:`, `winner:`, `best:` and, with
+/// `all`, `winning moves:`. Returns false when stopped before the answer (what is known is
+/// written then).
 pub fn solve_position(
     position: &Position,
     all: bool,
-    table: &mut ProofTable,
+    table: &ProofTable,
     stop: &AtomicBool,
+    threads: usize,
     out: &mut impl Write,
     diagnostics: &mut impl Write,
 ) -> std::io::Result<bool> {
     let started = Instant::now();
-    let solution = solve_reporting(position, all, "", table, stop, diagnostics);
+    let solution = solve_reporting(position, all, "", table, stop, threads, diagnostics);
     let finished = write_solution(position, &solution, all, out)?;
     writeln!(
         diagnostics,
@@ -172,12 +176,14 @@ fn write_solution(
     Ok(true)
 }
 
-/// Solves every opening of `start` (each Black removal, then each White reply) and writes one
-/// line per opening, then which removals win for Black. Returns false when stopped.
+/// Solves every opening of `start` (each Black removal, then each White reply) on `threads`
+/// threads and writes one line per opening, then which removals win for Black. Returns false
+/// when stopped.
 pub fn solve_openings(
     start: &Position,
-    table: &mut ProofTable,
+    table: &ProofTable,
     stop: &AtomicBool,
+    threads: usize,
     out: &mut impl Write,
     diagnostics: &mut impl Write,
 ) -> std::io::Result<bool> {
@@ -193,7 +199,8 @@ pub fn solve_openings(
             position.play_unchecked(reply);
             let label = format!("{removal} {reply}: ");
             let opening_started = Instant::now();
-            let solution = solve_reporting(&position, false, &label, table, stop, diagnostics);
+            let solution =
+                solve_reporting(&position, false, &label, table, stop, threads, diagnostics);
             nodes += solution.nodes;
             let Some(wins) = solution.wins else {
                 writeln!(out, "{label}unknown (stopped)")?;

@@ -1,14 +1,22 @@
 //! The proof table: proven wins and losses by position key, in buckets of four, keeping the
 //! results that cost the most work when a bucket is full.
+//!
+//! A key is first mixed by a reversible function; the mix's low bits choose the bucket and its
+//! top 49 bits are kept in the entry. Together they are the whole mix, and so the whole key:
+//! a table of at least 2^15 buckets never mistakes one key for another.
 
+use crate::rules::board::splitmix64;
 use memmap2::MmapMut;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket.
 const WAYS: usize = 4;
-/// The low bits of an entry: bit 0 the result, bits 1..8 the log2 of the work it cost, bits
-/// 8..16 the length of the proof in plies (at most 255); the key's top 48 bits above them.
-const DATA_BITS: u32 = 16;
+/// The low bits of an entry: bit 0 the result, bits 1..7 the log2 of the work it cost, bits
+/// 7..15 the length of the proof in plies (at most 255); the mixed key's top 49 bits above.
+const DATA_BITS: u32 = 15;
 const KEY_MASK: u64 = !((1 << DATA_BITS) - 1);
+/// The fewest buckets: enough for the bucket index and the stored bits to hold a whole key.
+const MIN_BUCKETS: usize = 1 << DATA_BITS;
 
 /// The machine's memory in MB, where the system tells it.
 pub fn physical_memory_mb() -> Option<usize> {
@@ -30,24 +38,29 @@ pub struct Proof {
     pub plies: u8,
 }
 
-/// A fixed-size table of proven results for the side to move.
+/// A fixed-size table of proven results for the side to move, shared by the threads of a
+/// solve: each entry is one atomic word that holds its whole key, so a thread reads either a
+/// whole entry another wrote or none, and every result it finds is right.
 pub struct ProofTable {
-    /// Each entry, 8 bytes in native order: the key's top 48 bits, the proof's plies (8 bits),
-    /// the work's log2 (7 bits), the result (1 bit); 0 is empty. An anonymous mapping rather
-    /// than a `Vec`, so that the system can be asked for huge pages (see [`ProofTable::new`]).
-    entries: MmapMut,
+    /// Each entry, 8 bytes: the mixed key's top 49 bits, the proof's plies (8 bits), the
+    /// work's log2 (6 bits), the result (1 bit); 0 is empty. An anonymous mapping rather than
+    /// a `Vec`, so that it costs memory only where written and the system can be asked for
+    /// huge pages (see [`ProofTable::new`]).
+    mapping: MmapMut,
     bucket_mask: usize,
-    stored: u64,
+    stored: AtomicU64,
 }
 
 /// Bytes per entry.
 const ENTRY_BYTES: usize = 8;
 
 impl ProofTable {
-    /// A table of at most `megabytes` MB (rounded down to a power of two of buckets), or an
-    /// error when the machine does not have that much memory.
+    /// A table of at most `megabytes` MB (rounded down to a power of two of buckets, at least
+    /// 1 MB), or an error when the machine does not have that much memory.
     pub fn new(megabytes: usize) -> Result<ProofTable, String> {
-        let bytes = megabytes.saturating_mul(1 << 20).max(1 << 16);
+        let bytes = megabytes
+            .saturating_mul(1 << 20)
+            .max(MIN_BUCKETS * WAYS * ENTRY_BYTES);
         // The largest power of two of buckets that fits.
         let fit = bytes / (8 * WAYS);
         let buckets = 1usize << (usize::BITS - 1 - fit.leading_zeros());
@@ -68,67 +81,90 @@ impl ProofTable {
         #[cfg(target_os = "linux")]
         let _ = entries.advise(memmap2::Advice::HugePage);
         Ok(ProofTable {
-            entries,
+            mapping: entries,
             bucket_mask: buckets - 1,
-            stored: 0,
+            stored: AtomicU64::new(0),
         })
+    }
+
+    /// The entries, as atomic words over the mapping.
+    #[allow(unsafe_code)]
+    fn entries(&self) -> &[AtomicU64] {
+        let words = self.mapping.len() / ENTRY_BYTES;
+        // SAFETY: the only `unsafe` of the crate, measured to be worth it: threads must share
+        // the table, and a `Vec<AtomicU64>` would have to be written whole when made (8 GB
+        // for a long solve) and could not be given huge pages, which cut the solve's time by
+        // a quarter. The mapping is page-aligned (so aligned for `AtomicU64`), lives as long
+        // as `self`, holds `words` whole words, and is never touched but through this view
+        // (`AtomicU64` has the size and bit validity of `u64`, and every bit pattern is a
+        // valid entry).
+        unsafe { std::slice::from_raw_parts(self.mapping.as_ptr().cast::<AtomicU64>(), words) }
     }
 
     /// The size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len()
+        self.mapping.len()
     }
 
     /// Forgets every result. It writes the whole table, so it also takes the cost of a fresh
     /// table's first page faults up front, before a timed solve.
     pub fn clear(&mut self) {
-        self.entries.fill(0);
-        self.stored = 0;
+        for entry in self.entries() {
+            entry.store(0, Ordering::Relaxed);
+        }
+        self.stored.store(0, Ordering::Relaxed);
     }
 
-    /// How many results have been stored (replacements included).
+    /// How many results have been stored (replacements included), as far as the solves have
+    /// told (see [`ProofTable::count_stored`]).
     pub fn stored(&self) -> u64 {
-        self.stored
+        self.stored.load(Ordering::Relaxed)
     }
 
-    /// The index of `key`'s bucket's first entry.
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize & self.bucket_mask) * WAYS
+    /// Adds `count` results to [`ProofTable::stored`]: each thread counts its own stores and
+    /// adds them now and then, rather than contend for one counter on every store.
+    pub fn count_stored(&self, count: u64) {
+        self.stored.fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// The index of the first entry of the bucket of `mixed` (a mixed key).
+    fn bucket(&self, mixed: u64) -> usize {
+        (mixed as usize & self.bucket_mask) * WAYS
     }
 
     fn entry(&self, index: usize) -> u64 {
-        let at = index * ENTRY_BYTES;
-        let bytes = self.entries[at..at + ENTRY_BYTES].try_into();
-        u64::from_ne_bytes(bytes.expect("an entry is 8 bytes"))
+        self.entries()[index].load(Ordering::Relaxed)
     }
 
-    fn set_entry(&mut self, index: usize, entry: u64) {
-        let at = index * ENTRY_BYTES;
-        self.entries[at..at + ENTRY_BYTES].copy_from_slice(&entry.to_ne_bytes());
+    fn set_entry(&self, index: usize, entry: u64) {
+        self.entries()[index].store(entry, Ordering::Relaxed);
     }
 
     /// The proven result for `key`, if known.
     pub fn probe(&self, key: u64) -> Option<Proof> {
-        let wanted = key & KEY_MASK;
-        let first = self.bucket(key);
+        let mixed = splitmix64(key);
+        let wanted = mixed & KEY_MASK;
+        let first = self.bucket(mixed);
         (first..first + WAYS)
             .map(|i| self.entry(i))
             .find(|&entry| entry != 0 && entry & KEY_MASK == wanted)
             .map(|entry| Proof {
                 wins: entry & 1 == 1,
-                plies: ((entry >> 8) & 0xff) as u8,
+                plies: ((entry >> 7) & 0xff) as u8,
             })
     }
 
-    /// Records the proof found at `key`, which cost `work` nodes.
-    pub fn store(&mut self, key: u64, proof: Proof, work: u64) {
-        let log_work = u64::from(64 - work.leading_zeros()).min(127);
-        let entry = (key & KEY_MASK)
-            | (u64::from(proof.plies) << 8)
+    /// Records the proof found at `key`, which cost `work` nodes. Two threads storing into one
+    /// bucket at once may overwrite each other's entries: a result lost, never a wrong one.
+    pub fn store(&self, key: u64, proof: Proof, work: u64) {
+        let log_work = u64::from(64 - work.leading_zeros()).min(63);
+        let mixed = splitmix64(key);
+        let entry = (mixed & KEY_MASK)
+            | (u64::from(proof.plies) << 7)
             | (log_work << 1)
             | u64::from(proof.wins);
-        let wanted = key & KEY_MASK;
-        let first = self.bucket(key);
+        let wanted = mixed & KEY_MASK;
+        let first = self.bucket(mixed);
         let bucket: [u64; WAYS] = std::array::from_fn(|i| self.entry(first + i));
         let slot = bucket
             .iter()
@@ -136,11 +172,10 @@ impl ProofTable {
             .unwrap_or_else(|| {
                 // The cheapest result to recompute makes way.
                 (0..WAYS)
-                    .min_by_key(|&i| (bucket[i] >> 1) & 0x7f)
+                    .min_by_key(|&i| (bucket[i] >> 1) & 0x3f)
                     .expect("a bucket has entries")
             });
         self.set_entry(first + slot, entry);
-        self.stored += 1;
     }
 }
 
@@ -151,7 +186,12 @@ mod tests {
     #[test]
     fn results_are_kept_and_cheap_ones_make_way() {
         let mut table = ProofTable::new(1).unwrap();
-        assert!(table.bytes() <= 1 << 20 && table.bytes() >= 1 << 19);
+        assert_eq!(table.bytes(), 1 << 20);
+        assert_eq!(
+            ProofTable::new(0).unwrap().bytes(),
+            1 << 20,
+            "at least 1 MB"
+        );
         let key = 0x1234_5678_9abc_def0;
         let (win, loss) = (
             Proof {
@@ -169,14 +209,22 @@ mod tests {
         table.store(key, loss, 10);
         assert_eq!(table.probe(key), Some(loss), "the same key is overwritten");
         // Five keys of one bucket: the cheapest of the first four goes.
-        let buckets = table.bucket_mask as u64 + 1;
-        let same_bucket = |i: u64| 7 + (i << 20) * buckets;
-        for i in 0..4 {
-            table.store(same_bucket(i), win, 1 << (10 + i));
+        let bucket = table.bucket(splitmix64(7));
+        let same_bucket: Vec<u64> = (8..)
+            .filter(|&key| table.bucket(splitmix64(key)) == bucket)
+            .take(5)
+            .collect();
+        for (i, &key) in same_bucket[..4].iter().enumerate() {
+            table.store(key, win, 1 << (10 + i));
         }
-        table.store(same_bucket(9), loss, 1 << 20);
-        assert_eq!(table.probe(same_bucket(0)), None);
-        assert_eq!(table.probe(same_bucket(3)), Some(win));
-        assert_eq!(table.probe(same_bucket(9)), Some(loss));
+        table.store(same_bucket[4], loss, 1 << 20);
+        assert_eq!(table.probe(same_bucket[0]), None);
+        assert_eq!(table.probe(same_bucket[3]), Some(win));
+        assert_eq!(table.probe(same_bucket[4]), Some(loss));
+        // Keys that differ only in bits the bucket index holds are told apart.
+        table.clear();
+        table.store(1, win, 1);
+        assert_eq!(table.probe(1), Some(win));
+        assert_eq!(table.probe(1 << 40), None);
     }
 }

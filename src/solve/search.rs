@@ -1,0 +1,297 @@
+//! One thread's depth-first proof search: does the side to move win?
+//!
+//! Each node's children are made at once, each with its key and its opponent's replies: a
+//! child that leaves no reply, or one the table already knows is lost for the opponent
+//! (an enhanced transposition cutoff), wins at once. Otherwise the children are searched in
+//! the order of 4 x (opponent's replies) - (own moves in the child), fewest first, until one
+//! is lost for the opponent. With several threads, a child another thread is searching is
+//! put off until the others are done (so that the threads split the work of a node between
+//! them, in the manner of ABDADA), by when its result is often in the shared table.
+
+use super::keys::{Images, Keys};
+use super::{Proof, ProofTable};
+use crate::rules::bits::Bits;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// One more ply on a proof's length, which is capped at 255.
+pub(super) fn longer(plies: u8) -> u8 {
+    plies.saturating_add(1)
+}
+
+/// What the threads of one solve share.
+pub(super) struct Shared<'a> {
+    pub table: &'a ProofTable,
+    /// Set by the caller to stop the solve.
+    pub stop: &'a AtomicBool,
+    /// Set when one thread has the answer: the others stop.
+    pub done: AtomicBool,
+    pub deadline: Option<Instant>,
+    /// Nodes searched by every thread, added up now and then.
+    pub nodes: AtomicU64,
+    /// Keys of the nodes being searched near the root, by slot (zero is free); only kept when
+    /// more than one thread searches.
+    pub busy: Option<Vec<AtomicU64>>,
+}
+
+/// Slots of [`Shared::busy`].
+pub(super) const BUSY_SLOTS: usize = 1 << 14;
+/// Nodes within this many plies of the root are marked busy while searched: deeper ones are
+/// too many and too quick to be worth sharing out.
+const BUSY_PLIES: usize = 24;
+/// How many nodes a thread searches between looks at the stop flags.
+const POLL_EVERY: u64 = 0x1000;
+
+impl Shared<'_> {
+    fn slot(&self, key: u64) -> Option<&AtomicU64> {
+        let busy = self.busy.as_ref()?;
+        Some(&busy[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize % BUSY_SLOTS])
+    }
+
+    /// True when another thread is searching the position of `key` (or, rarely, one that
+    /// shares its slot).
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key)
+            .is_some_and(|slot| slot.load(Ordering::Relaxed) == key)
+    }
+}
+
+/// A child of a node, ready to be ordered and searched.
+#[derive(Clone)]
+pub(super) struct Child<B: 'static> {
+    pub board: Board<B>,
+    pub images: Images<B>,
+    pub key: u64,
+    /// Lower is tried first.
+    score: i64,
+    pub mv: Move,
+}
+
+/// What making a node's children found.
+enum Expansion {
+    /// A child that leaves the opponent no reply, or one proven lost for the opponent: this
+    /// proof of a win.
+    Wins(Proof),
+    /// The children are in the list, to be searched.
+    Search,
+}
+
+/// What a search calls each time it polls the stop flags.
+pub(super) type PollHook<'s, B> = &'s mut dyn FnMut(&Search<B>);
+
+/// One thread's search.
+pub(super) struct Search<'s, 'a, B: 'static> {
+    pub shared: &'s Shared<'a>,
+    pub keys: &'s Keys<B>,
+    /// Nodes searched by this thread and not yet added to the shared count.
+    unreported: u64,
+    /// Results this thread stored and has not yet counted in the table's count.
+    uncounted_stores: u64,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    pub stopped: bool,
+    pub deepest: usize,
+    /// Per ply, a reusable list of children.
+    children: Vec<Vec<Child<B>>>,
+    /// Called at each poll (to report progress).
+    pub on_poll: Option<PollHook<'s, B>>,
+}
+
+impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
+    /// A search over `shared`, with keys made by `keys`.
+    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>) -> Self {
+        Search {
+            shared,
+            keys,
+            unreported: 0,
+            uncounted_stores: 0,
+            nodes: 0,
+            stopped: false,
+            deepest: 0,
+            children: Vec::new(),
+            on_poll: None,
+        }
+    }
+
+    /// Every child of `board` (whose images are `images`), in the order to search them.
+    pub fn children(&mut self, board: &Board<B>, images: &Images<B>) -> Vec<Child<B>> {
+        self.expand(board, images, 0, false);
+        std::mem::take(&mut self.children[0])
+    }
+
+    /// Fills `children[ply]` with the children of `board`, in the order to search them. With
+    /// `cut`, looks first for a child that wins at once.
+    fn expand(&mut self, board: &Board<B>, images: &Images<B>, ply: usize, cut: bool) -> Expansion {
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.children[ply]);
+        list.clear();
+        let mover = board.side_to_move();
+        let mut ends_game = false;
+        board.for_each_move(|mv| {
+            if ends_game {
+                return;
+            }
+            let mut child = *board;
+            child.play(mv);
+            let replies = child.count_moves();
+            ends_game = replies == 0 && cut;
+            let follow_up = child.count_moves_of(mover);
+            list.push(Child {
+                board: child,
+                images: *images,
+                key: 0,
+                score: 4 * replies as i64 - follow_up as i64,
+                mv,
+            });
+        });
+        let mut found = ends_game.then_some(Proof {
+            wins: true,
+            plies: 1,
+        });
+        if found.is_none() {
+            list.sort_by_key(|child| child.score);
+            for child in &mut list {
+                self.keys
+                    .update(&mut child.images, board.empty() ^ child.board.empty());
+                child.key = self.keys.key(&child.images, &child.board);
+            }
+            // A child proven lost for the opponent wins (an enhanced transposition cutoff).
+            if cut && std::env::var_os("NOETC").is_none() {
+                found = list.iter().find_map(|child| {
+                    let known = self.shared.table.probe(child.key)?;
+                    (!known.wins).then(|| Proof {
+                        wins: true,
+                        plies: longer(known.plies),
+                    })
+                });
+            }
+        }
+        self.children[ply] = list;
+        match found {
+            Some(proof) => Expansion::Wins(proof),
+            None => Expansion::Search,
+        }
+    }
+
+    /// Does the side to move of `board` (with `images` and `key`) win, and within how many
+    /// plies along the proof? `None` when the solve was stopped.
+    pub fn wins(
+        &mut self,
+        board: &Board<B>,
+        images: &Images<B>,
+        key: u64,
+        ply: usize,
+    ) -> Option<Proof> {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported == POLL_EVERY && self.poll() {
+            return None;
+        }
+        self.deepest = self.deepest.max(ply);
+        if let Some(known) = self.shared.table.probe(key) {
+            return Some(known);
+        }
+        let nodes_before = self.nodes;
+        if let Expansion::Wins(proof) = self.expand(board, images, ply, true) {
+            self.store(key, proof, 1);
+            return Some(proof);
+        }
+        let children = std::mem::take(&mut self.children[ply]);
+        let marked = ply <= BUSY_PLIES && self.mark_busy(key);
+        let result = self.search_children(&children, ply);
+        if marked {
+            self.unmark_busy(key);
+        }
+        self.children[ply] = children;
+        if let Some(proof) = result {
+            self.store(key, proof, self.nodes - nodes_before + 1);
+        }
+        result
+    }
+
+    /// Stores `proof` of the position of `key`, which cost `work` nodes.
+    pub fn store(&mut self, key: u64, proof: Proof, work: u64) {
+        self.shared.table.store(key, proof, work);
+        self.uncounted_stores += 1;
+    }
+
+    /// Searches `children` until one is lost for the opponent; if none is, the longest of
+    /// their wins is how long the side to move can resist. Children another thread is on are
+    /// searched last.
+    fn search_children(&mut self, children: &[Child<B>], ply: usize) -> Option<Proof> {
+        let mut longest = 0u8;
+        let mut put_off = Vec::new();
+        let sharing = ply < BUSY_PLIES && self.shared.busy.is_some();
+        for (i, child) in children.iter().enumerate() {
+            if sharing && self.shared.is_busy(child.key) {
+                put_off.push(i);
+            } else if let Some(proof) = self.refutes(child, ply, &mut longest)? {
+                return Some(proof);
+            }
+        }
+        for i in put_off {
+            if let Some(proof) = self.refutes(&children[i], ply, &mut longest)? {
+                return Some(proof);
+            }
+        }
+        Some(Proof {
+            wins: false,
+            plies: longest,
+        })
+    }
+
+    /// Searches `child`: `Some(Some(win))` when it is lost for the opponent, `Some(None)` when
+    /// the opponent wins it (`longest` then covers its length), `None` when stopped.
+    fn refutes(&mut self, child: &Child<B>, ply: usize, longest: &mut u8) -> Option<Option<Proof>> {
+        let proof = self.wins(&child.board, &child.images, child.key, ply + 1)?;
+        if proof.wins {
+            *longest = (*longest).max(longer(proof.plies));
+            return Some(None);
+        }
+        Some(Some(Proof {
+            wins: true,
+            plies: longer(proof.plies),
+        }))
+    }
+
+    /// Marks `key` busy if its slot is free; true when marked.
+    fn mark_busy(&self, key: u64) -> bool {
+        self.shared.slot(key).is_some_and(|slot| {
+            slot.compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        })
+    }
+
+    fn unmark_busy(&self, key: u64) {
+        if let Some(slot) = self.shared.slot(key) {
+            slot.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Adds this thread's nodes to the shared count and checks the stop flags; true when the
+    /// solve must stop.
+    pub fn poll(&mut self) -> bool {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+        self.unreported = 0;
+        self.shared.table.count_stored(self.uncounted_stores);
+        self.uncounted_stores = 0;
+        let stop = self.shared.stop.load(Ordering::Relaxed)
+            || self.shared.done.load(Ordering::Relaxed)
+            || self
+                .shared
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline);
+        self.stopped |= stop;
+        if let Some(on_poll) = self.on_poll.take() {
+            on_poll(self);
+            self.on_poll = Some(on_poll);
+        }
+        stop
+    }
+}
