@@ -315,3 +315,183 @@ fn small_boards_as_the_readme_table_has_them() {
         assert!(lines.iter().all(|l| l.ends_with(" wins")), "{out}");
     }
 }
+
+/// The `result:` and `winner:` lines of a solve's or a join's output.
+fn verdict(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("result: ") || l.starts_with("winner: "))
+        .collect()
+}
+
+/// Splits the position `args` name `depth` plies down into a scratch folder, runs every job
+/// (on one thread, then two, in turn) and joins them; returns the join's output.
+fn split_run_join(args: &[&str], depth: &str, name: &str) -> String {
+    let dir = common::scratch::Scratch::new(name);
+    let jobs = dir.path().to_str().unwrap();
+    let (code, out, err) = solve(&[args, &["--split", depth, "--jobs", jobs]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let count: usize = out.split_whitespace().next().unwrap().parse().unwrap();
+    let (code, out, _) = solve(&["--jobs", jobs, "--join"]);
+    assert_eq!(code, Some(1), "nothing is proven before the jobs run");
+    let all: Vec<String> = (1..=count).map(|n| n.to_string()).collect();
+    assert!(
+        out.ends_with(&format!(
+            "missing jobs that could decide it: {}\n",
+            all.join(" ")
+        )),
+        "{out}"
+    );
+    for job in 1..=count {
+        let threads = (1 + job % 2).to_string();
+        let (code, out, err) = solve(&[
+            "--jobs",
+            jobs,
+            "--run",
+            &job.to_string(),
+            "--threads",
+            &threads,
+            "--hash",
+            "64",
+        ]);
+        assert_eq!(code, Some(0), "job {job}: {err}");
+        assert!(out.starts_with(&format!("job {job}")), "{out}");
+    }
+    let (code, again, _) = solve(&["--jobs", jobs, "--run", "1"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        again.contains("solved already") || again.contains("not needed"),
+        "{again}"
+    );
+    let (code, joined, err) = solve(&["--jobs", jobs, "--join"]);
+    assert_eq!(code, Some(0), "{joined}{err}");
+    joined
+}
+
+#[test]
+fn split_jobs_joined_give_the_single_run_result() {
+    for (args, depth) in [
+        (&["--size", "6x6"][..], "3"),
+        (&["--size", "6x6", "--moves", "c4 c3"][..], "2"),
+        (&["--size", "6x6", "--moves", "d3 e3"][..], "4"),
+        (&["--size", "5x5", "--opening", "any"][..], "1"),
+    ] {
+        let (code, single, err) = solve(&[args, &["--hash", "64"]].concat());
+        assert_eq!(code, Some(0), "{err}");
+        let joined = split_run_join(
+            args,
+            depth,
+            &format!("split-{}", args.join("").replace(' ', "")),
+        );
+        assert_eq!(verdict(&joined), verdict(&single), "{args:?}: {joined}");
+        assert!(joined.starts_with("jobs: "), "{joined}");
+    }
+}
+
+#[test]
+fn a_split_names_bad_jobs_and_results_and_keeps_no_half_result() {
+    let dir = common::scratch::Scratch::new("split-bad");
+    let jobs = dir.path().to_str().unwrap();
+    let (code, out, err) = solve(&[
+        "--size",
+        "7x7",
+        "--opening",
+        "any",
+        "--split",
+        "1",
+        "--jobs",
+        jobs,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // The 24 removals of Black are 4 up to the board's symmetries: b1, d1, c2 and d3.
+    assert_eq!(out.split_whitespace().next(), Some("4"), "{out}");
+    for (args, error) in [
+        (
+            &["--jobs", jobs, "--run", "5"][..],
+            "no job 5: the split has jobs 1 to 4",
+        ),
+        (&["--jobs", jobs, "--run", "0"][..], "no job 0"),
+        (
+            &["--jobs", jobs][..],
+            "--jobs needs --split DEPTH, --run N or --join",
+        ),
+        (
+            &["--jobs", "/nonexistent/konane", "--join"][..],
+            "/nonexistent/konane/split.txt",
+        ),
+        (&["--split", "2"][..], "--jobs <DIR>"),
+        (&["--split", "9", "--jobs", jobs][..], "9 is not in 1..=8"),
+        (
+            &["--join", "--jobs", jobs, "--fen", "b3/4/4/3w b"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let (code, _, err) = solve(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(error), "{args:?}: {err}");
+    }
+    // A result file without a result is named, not taken for one.
+    std::fs::write(dir.join("results/2.txt"), "nodes 5\n").unwrap();
+    let (code, _, err) = solve(&["--jobs", jobs, "--join"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("results/2.txt holds no 'result: win' or 'result: loss' line"),
+        "{err}"
+    );
+    std::fs::remove_file(dir.join("results/2.txt")).unwrap();
+    // A job stopped by Ctrl-C writes no result, and the join still wants it.
+    let mut job = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
+        .args(["solve", "--jobs", jobs, "--run", "1", "--hash", "64"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = Command::new("kill")
+        .args(["-INT", &job.id().to_string()])
+        .status();
+    let status = job.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(!dir.join("results/1.txt").exists());
+    let (code, out, _) = solve(&["--jobs", jobs, "--join"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("jobs: 0 of 4 solved") && out.contains("could decide it: 1 2 3 4"),
+        "{out}"
+    );
+    // A manifest line that is not a split's is named with its line.
+    let manifest = std::fs::read_to_string(dir.join("split.txt")).unwrap();
+    std::fs::write(dir.join("split.txt"), manifest.replace("job 3 ", "job 5 ")).unwrap();
+    let (code, _, err) = solve(&["--jobs", jobs, "--join"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("split.txt line") && err.contains("expected job 3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_jobs_script_runs_a_split_and_joins_it() {
+    let dir = common::scratch::Scratch::new("split-script");
+    let jobs = dir.path().to_str().unwrap();
+    let (code, _, err) = solve(&[
+        "--size", "6x6", "--moves", "c4 b4", "--split", "2", "--jobs", jobs,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let output = Command::new("bash")
+        .args([
+            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/solve-jobs.sh"),
+            jobs,
+            "2",
+            "--threads",
+            "1",
+        ])
+        .env("KONANE_ENGINE", env!("CARGO_BIN_EXE_konane-engine"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(
+        out.contains("result: win\nwinner: Black\n"),
+        "c4 b4 is won by Black: {out}"
+    );
+}

@@ -88,9 +88,18 @@ fn solve_reporting(
         .solve(position, all)
 }
 
+/// How a solve of one position ended.
+pub struct Solved {
+    /// False when stopped before the answer.
+    pub finished: bool,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
 /// Solves one position on `threads` threads and writes `result:`, `winner:`, `best:` and, with
-/// `all`, `winning moves:`. Returns false when stopped before the answer (what is known is
-/// written then).
+/// `all`, `winning moves:` (when stopped before the answer, what is known).
 pub fn solve_position(
     position: &Position,
     all: bool,
@@ -99,16 +108,17 @@ pub fn solve_position(
     threads: usize,
     out: &mut impl Write,
     diagnostics: &mut impl Write,
-) -> std::io::Result<bool> {
+) -> std::io::Result<Solved> {
     let started = Instant::now();
     let solution = solve_reporting(position, all, "", table, stop, threads, diagnostics);
     let finished = write_solution(position, &solution, all, out)?;
-    writeln!(
-        diagnostics,
-        "{}",
-        summary(table, solution.nodes, started.elapsed())
-    )?;
-    Ok(finished)
+    let elapsed = started.elapsed();
+    writeln!(diagnostics, "{}", summary(table, solution.nodes, elapsed))?;
+    Ok(Solved {
+        finished,
+        nodes: solution.nodes,
+        elapsed,
+    })
 }
 
 fn write_solution(

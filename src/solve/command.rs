@@ -1,0 +1,190 @@
+//! `konane-engine solve`: its arguments, read and handed to the solver, the report or a split.
+
+use super::ProofTable;
+use super::report::{default_hash_mb, solve_openings, solve_position};
+use super::split::{MAX_DEPTH, Split};
+use crate::cli::RulesArgs;
+use crate::rules::position::Position;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The arguments of `konane-engine solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Prove every move: print 'winning moves: ...' (empty after the colon on a loss).
+    #[arg(long)]
+    all: bool,
+    /// Solve every opening of the start position: each Black removal, then each White reply.
+    #[arg(long, conflicts_with_all = ["fen", "moves", "all"])]
+    openings: bool,
+    /// MB for the table of proven results [default: by the stones on the board: 64 MB for 36, doubling every two more, halving every two fewer; 16 MB to a quarter of the memory, at most 8192].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    hash: Option<u64>,
+    /// Threads to search with, sharing the table [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Split the solve into jobs: the distinct positions DEPTH plies below, written to --jobs.
+    #[arg(long, value_name = "DEPTH", requires = "jobs", conflicts_with_all = ["openings", "all", "run", "join"], value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
+    split: Option<u32>,
+    /// The folder of a split: its jobs (split.txt) and their results (results/N.txt).
+    #[arg(long, value_name = "DIR")]
+    jobs: Option<PathBuf>,
+    /// Solve job N of the split in --jobs (unless solved already or no longer needed).
+    #[arg(long, value_name = "N", requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all", "join"])]
+    run: Option<usize>,
+    /// Prove the root of the split in --jobs from its jobs' results.
+    #[arg(long, requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all"])]
+    join: bool,
+}
+
+/// Runs `konane-engine solve`: exit code 0 when proven, 130 when Ctrl-C stopped it, 1 when a
+/// join lacks results, 2 on bad input.
+pub fn run(args: SolveArgs) -> ExitCode {
+    match solve(args) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode, String> {
+    let exit = |finished: bool| {
+        if finished {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(130)
+        }
+    };
+    let (mut out, mut diagnostics) = (std::io::stdout(), std::io::stderr());
+    if let Some(dir) = &args.jobs
+        && args.split.is_none()
+    {
+        let split = Split::read(dir).map_err(|e| e.to_string())?;
+        if args.join {
+            let proven = split.join(dir, &mut out).map_err(|e| e.to_string())?;
+            return Ok(if proven {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            });
+        }
+        let Some(job) = args.run else {
+            return Err("--jobs needs --split DEPTH, --run N or --join".into());
+        };
+        let position = split.job(job).map_err(|e| e.to_string())?;
+        let megabytes = args
+            .hash
+            .map_or_else(|| default_hash_mb(position), |mb| mb as usize);
+        let table = ProofTable::new(megabytes)?;
+        let stop = stop_on_ctrl_c();
+        let finished = split
+            .run(
+                dir,
+                job,
+                &table,
+                &stop,
+                threads(&args),
+                &mut out,
+                &mut diagnostics,
+            )
+            .map_err(|e| e.to_string())?;
+        return Ok(exit(finished));
+    }
+    let position = position(&args)?;
+    if let (Some(depth), Some(dir)) = (args.split, &args.jobs) {
+        let split = Split::new(&position, depth);
+        split.write(dir).map_err(|e| e.to_string())?;
+        println!(
+            "{} jobs written to {}",
+            split.jobs(),
+            dir.join("split.txt").display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let megabytes = args
+        .hash
+        .map_or_else(|| default_hash_mb(&position), |mb| mb as usize);
+    let table = ProofTable::new(megabytes)?;
+    let stop = stop_on_ctrl_c();
+    let threads = threads(&args);
+    let finished = if args.openings {
+        solve_openings(
+            &position,
+            &table,
+            &stop,
+            threads,
+            &mut out,
+            &mut diagnostics,
+        )
+    } else {
+        solve_position(
+            &position,
+            args.all,
+            &table,
+            &stop,
+            threads,
+            &mut out,
+            &mut diagnostics,
+        )
+        .map(|solved| solved.finished)
+    }
+    .map_err(|e| format!("cannot write the result: {e}"))?;
+    Ok(exit(finished))
+}
+
+/// The position the flags name: the start or `--fen`, then `--moves`.
+fn position(args: &SolveArgs) -> Result<Position, String> {
+    let mut position = args
+        .rules
+        .position(args.fen.as_deref())
+        .map_err(|e| e.to_string())?;
+    for (i, text) in args
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .enumerate()
+    {
+        let mv: crate::Move = text
+            .parse()
+            .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
+        position.play(mv).map_err(|e| {
+            format!(
+                "--moves: illegal move {text} (move {} of the list): {e}",
+                i + 1
+            )
+        })?;
+    }
+    Ok(position)
+}
+
+/// `--threads`, or one per core.
+fn threads(args: &SolveArgs) -> usize {
+    args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+/// A flag that Ctrl-C sets.
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: cannot catch Ctrl-C: {error}");
+    }
+    stop
+}
