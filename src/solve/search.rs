@@ -160,7 +160,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
                 child.key = self.keys.key(&child.images, &child.board);
             }
             // A child proven lost for the opponent wins (an enhanced transposition cutoff).
-            if cut && std::env::var_os("NOETC").is_none() {
+            if cut {
                 found = list.iter().find_map(|child| {
                     let known = self.shared.table.probe(child.key)?;
                     (!known.wins).then(|| Proof {
