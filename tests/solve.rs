@@ -495,3 +495,59 @@ fn the_jobs_script_runs_a_split_and_joins_it() {
         "c4 b4 is won by Black: {out}"
     );
 }
+
+/// The node count of a solve's summary line on standard error.
+fn nodes_in(err: &str) -> u64 {
+    let line = err.lines().find(|l| l.starts_with("nodes ")).unwrap();
+    line["nodes ".len()..line.find(',').unwrap()]
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_table_file_keeps_what_a_solve_proved_for_the_next_one() {
+    let dir = common::scratch::Scratch::new("table-file");
+    let file = dir.join("six.table");
+    let file = file.to_str().unwrap();
+    let args = [
+        "--size", "6x6", "--moves", "d3 c3", "--hash", "16", "--table", file,
+    ];
+    let (code, first, err) = solve(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains(&format!("table saved to {file}")), "{err}");
+    let cold = nodes_in(&err);
+    let (code, second, err) = solve(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(verdict(&second), verdict(&first));
+    assert!(
+        err.contains(&format!("table loaded from {file}: 16 MB, ")),
+        "{err}"
+    );
+    assert!(
+        nodes_in(&err) * 100 < cold,
+        "the proof is found at once: {err}"
+    );
+    // The table of one board is refused for another, by name.
+    let (code, _, err) = solve(&["--size", "4x4", "--table", file]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("it is not a saved table of 4x4"), "{err}");
+    // Ctrl-C saves what is proven so far.
+    let stopped = dir.join("seven.table");
+    let mut solve = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
+        .args(["solve", "--size", "7x7", "--opening", "any", "--hash", "16"])
+        .arg("--table")
+        .arg(&stopped)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let _ = Command::new("kill")
+        .args(["-INT", &solve.id().to_string()])
+        .status();
+    let output = solve.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    assert!(err.contains("table saved to"), "{err}");
+    assert!(stopped.exists());
+}

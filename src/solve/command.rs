@@ -4,12 +4,14 @@ use super::ProofTable;
 use super::report::{default_hash_mb, solve_openings, solve_position};
 use super::split::{MAX_DEPTH, Split};
 use crate::cli::RulesArgs;
+use crate::rules::Rules;
 use crate::rules::position::Position;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The arguments of `konane-engine solve`.
 #[derive(Args)]
@@ -46,7 +48,14 @@ pub struct SolveArgs {
     /// Prove the root of the split in --jobs from its jobs' results.
     #[arg(long, requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all"])]
     join: bool,
+    /// Keep the table of proven results in FILE between runs: loaded when FILE exists (at its
+    /// saved size), saved every 10 minutes and when the solve ends or is stopped.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["split", "join"])]
+    table: Option<PathBuf>,
 }
+
+/// How often a solve with `--table` saves it.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// Runs `konane-engine solve`: exit code 0 when proven, 130 when Ctrl-C stopped it, 1 when a
 /// join lacks results, 2 on bad input.
@@ -114,35 +123,101 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let megabytes = args
-        .hash
-        .map_or_else(|| default_hash_mb(&position), |mb| mb as usize);
-    let table = ProofTable::new(megabytes)?;
+    let table = open_table(&args, &position)?;
     let stop = stop_on_ctrl_c();
     let threads = threads(&args);
-    let finished = if args.openings {
-        solve_openings(
-            &position,
-            &table,
-            &stop,
-            threads,
-            &mut out,
-            &mut diagnostics,
-        )
-    } else {
-        solve_position(
-            &position,
-            args.all,
-            &table,
-            &stop,
-            threads,
-            &mut out,
-            &mut diagnostics,
-        )
-        .map(|solved| solved.finished)
-    }
+    let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+        if args.openings {
+            solve_openings(
+                &position,
+                &table,
+                &stop,
+                threads,
+                &mut out,
+                &mut diagnostics,
+            )
+        } else {
+            solve_position(
+                &position,
+                args.all,
+                &table,
+                &stop,
+                threads,
+                &mut out,
+                &mut diagnostics,
+            )
+            .map(|solved| solved.finished)
+        }
+    })?
     .map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(exit(finished))
+}
+
+/// The proof table for a solve of `position`: the one saved in `--table`'s file if it
+/// exists, else a new one of `--hash` MB (by default sized by the stones).
+fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, String> {
+    if let Some(file) = &args.table
+        && file.exists()
+    {
+        let started = Instant::now();
+        let table = ProofTable::load(file, position.rules())?;
+        eprintln!(
+            "table loaded from {}: {} MB, {} results, {:.1} s",
+            file.display(),
+            table.bytes() >> 20,
+            table.stored(),
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(table);
+    }
+    let megabytes = args
+        .hash
+        .map_or_else(|| default_hash_mb(position), |mb| mb as usize);
+    ProofTable::new(megabytes)
+}
+
+/// Runs `solve`; with a table `file`, saves the table there every [`CHECKPOINT_EVERY`] and
+/// when `solve` returns (finished or stopped), so that a later run goes on from it.
+fn with_checkpoints<T>(
+    table: &ProofTable,
+    file: Option<&Path>,
+    rules: Rules,
+    solve: impl FnOnce() -> T,
+) -> Result<T, String> {
+    let Some(file) = file else {
+        return Ok(solve());
+    };
+    let save = || -> Result<(), String> {
+        let started = Instant::now();
+        table.save(file, rules)?;
+        eprintln!(
+            "table saved to {}: {} results, {:.1} s",
+            file.display(),
+            table.stored(),
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    };
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut last = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(200));
+                if last.elapsed() >= CHECKPOINT_EVERY {
+                    if let Err(error) = save() {
+                        eprintln!("warning: {error}");
+                    }
+                    last = Instant::now();
+                }
+            }
+        });
+        let result = solve();
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    save()?;
+    Ok(result)
 }
 
 /// The position the flags name: the start or `--fen`, then `--moves`.

@@ -5,8 +5,11 @@
 //! top 49 bits are kept in the entry. Together they are the whole mix, and so the whole key:
 //! a table of at least 2^15 buckets never mistakes one key for another.
 
+use crate::rules::Rules;
 use crate::rules::board::splitmix64;
 use memmap2::MmapMut;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket.
@@ -53,6 +56,8 @@ pub struct ProofTable {
 
 /// Bytes per entry.
 const ENTRY_BYTES: usize = 8;
+/// The first words of a saved table's header line.
+const SAVED_MAGIC: &str = "konane proof table 1";
 
 impl ProofTable {
     /// A table of at most `megabytes` MB (rounded down to a power of two of buckets, at least
@@ -85,6 +90,88 @@ impl ProofTable {
             bucket_mask: buckets - 1,
             stored: AtomicU64::new(0),
         })
+    }
+
+    /// Writes the table to `path` (whole or not at all: into a temporary file, then renamed),
+    /// headed by `rules`, whose positions it holds. Other threads may go on storing meanwhile:
+    /// every entry is a whole proof, so the file holds a true result in each, old or new.
+    pub fn save(&self, path: &Path, rules: Rules) -> Result<(), String> {
+        let fail =
+            |e: std::io::Error| format!("cannot save the proof table to {}: {e}", path.display());
+        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+        let file = std::fs::File::create(&temporary).map_err(fail)?;
+        let mut out = BufWriter::with_capacity(1 << 22, file);
+        writeln!(
+            out,
+            "{SAVED_MAGIC} {rules} buckets {} little-endian",
+            self.bucket_mask + 1
+        )
+        .map_err(fail)?;
+        for chunk in self.entries().chunks(1 << 16) {
+            let bytes: Vec<u8> = chunk
+                .iter()
+                .flat_map(|entry| entry.load(Ordering::Relaxed).to_le_bytes())
+                .collect();
+            out.write_all(&bytes).map_err(fail)?;
+        }
+        out.into_inner()
+            .map_err(|e| fail(e.into_error()))?
+            .sync_all()
+            .map_err(fail)?;
+        std::fs::rename(&temporary, path).map_err(fail)
+    }
+
+    /// The table saved in `path` by [`ProofTable::save`], which must hold positions of
+    /// `rules`; its size is the saved one.
+    pub fn load(path: &Path, rules: Rules) -> Result<ProofTable, String> {
+        let fail = |why: String| format!("cannot load the proof table {}: {why}", path.display());
+        let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+        let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+        let mut input = BufReader::with_capacity(1 << 22, file);
+        let mut header = String::new();
+        input
+            .by_ref()
+            .take(200)
+            .read_line(&mut header)
+            .map_err(|e| fail(e.to_string()))?;
+        let expected = format!("{SAVED_MAGIC} {rules} buckets ");
+        let buckets = header
+            .strip_prefix(&expected)
+            .and_then(|rest| rest.trim_end().strip_suffix(" little-endian"))
+            .and_then(|count| count.parse::<usize>().ok())
+            .filter(|count| count.is_power_of_two() && *count >= MIN_BUCKETS)
+            .ok_or_else(|| {
+                fail(format!(
+                    "it is not a saved table of {rules} (its header is '{}')",
+                    header.trim_end()
+                ))
+            })?;
+        let bytes = buckets * WAYS * ENTRY_BYTES;
+        if length != (header.len() + bytes) as u64 {
+            return Err(fail(format!(
+                "it has {length} bytes, not the {} its header promises (cut short?)",
+                header.len() + bytes
+            )));
+        }
+        let mut table = ProofTable::new(bytes >> 20)?;
+        input
+            .read_exact(&mut table.mapping[..])
+            .map_err(|e| fail(e.to_string()))?;
+        if cfg!(target_endian = "big") {
+            for entry in table.entries() {
+                entry.store(
+                    u64::from_le(entry.load(Ordering::Relaxed)),
+                    Ordering::Relaxed,
+                );
+            }
+        }
+        let kept = table
+            .entries()
+            .iter()
+            .filter(|entry| entry.load(Ordering::Relaxed) != 0)
+            .count();
+        table.stored = AtomicU64::new(kept as u64);
+        Ok(table)
     }
 
     /// The entries, as atomic words over the mapping.
@@ -226,5 +313,47 @@ mod tests {
         table.store(1, win, 1);
         assert_eq!(table.probe(1), Some(win));
         assert_eq!(table.probe(1 << 40), None);
+    }
+
+    #[test]
+    fn a_saved_table_loads_with_its_results_and_only_for_its_rules() {
+        let rules = Rules::new(
+            6,
+            8,
+            crate::rules::Opening::Traditional,
+            crate::rules::Capture::Straight,
+        )
+        .unwrap();
+        let table = ProofTable::new(2).unwrap();
+        let proof = Proof {
+            wins: false,
+            plies: 33,
+        };
+        for key in 0..1000u64 {
+            table.store(key * 7919, proof, key);
+        }
+        let dir = std::env::temp_dir().join(format!("konane-table-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("six-by-eight.table");
+        table.save(&path, rules).unwrap();
+        let loaded = ProofTable::load(&path, rules).unwrap();
+        assert_eq!(loaded.bytes(), table.bytes());
+        assert_eq!(loaded.stored(), 1000);
+        assert!((0..1000u64).all(|key| loaded.probe(key * 7919) == Some(proof)));
+        assert_eq!(loaded.probe(1), None);
+        let other = Rules::new(
+            8,
+            6,
+            crate::rules::Opening::Traditional,
+            crate::rules::Capture::Straight,
+        )
+        .unwrap();
+        let error = ProofTable::load(&path, other).err().unwrap();
+        assert!(error.contains("it is not a saved table of 8x6"), "{error}");
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
+        let error = ProofTable::load(&path, rules).err().unwrap();
+        assert!(error.contains("cut short?"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
