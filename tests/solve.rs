@@ -533,7 +533,7 @@ fn a_table_file_keeps_what_a_solve_proved_for_the_next_one() {
     assert!(err.contains("it is not a saved table of 4x4"), "{err}");
     // Ctrl-C saves what is proven so far.
     let stopped = dir.join("seven.table");
-    let mut solve = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
+    let solve = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
         .args(["solve", "--size", "7x7", "--opening", "any", "--hash", "16"])
         .arg("--table")
         .arg(&stopped)
