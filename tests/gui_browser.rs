@@ -601,7 +601,7 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     // Engines play; page one steps back to ply 2 and stays there while the game goes on.
     server.post(
         "/api/new",
-        r#"{"width":8,"height":8,"opening":"traditional","capture":"straight","black":"engine","white":"engine","time":{"kind":"movetime","ms":150}}"#,
+        r#"{"width":8,"height":8,"opening":"traditional","capture":"straight","black":"engine","white":"engine","time":{"kind":"movetime","ms":400}}"#,
     );
     until(&one, "four plies", || async {
         (moves_listed(&one).await >= 4).then_some(())
