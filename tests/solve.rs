@@ -477,22 +477,36 @@ fn the_jobs_script_runs_a_split_and_joins_it() {
         "--size", "6x6", "--moves", "c4 b4", "--split", "2", "--jobs", jobs,
     ]);
     assert_eq!(code, Some(0), "{err}");
+    // One job at a time, sharing one table file: each job goes on from the ones before.
+    let table = dir.join("jobs.table");
     let output = Command::new("bash")
         .args([
             concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/solve-jobs.sh"),
             jobs,
-            "2",
+            "1",
             "--threads",
             "1",
+            "--hash",
+            "16",
+            "--table",
+            table.to_str().unwrap(),
         ])
         .env("KONANE_ENGINE", env!("CARGO_BIN_EXE_konane-engine"))
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&output.stdout);
+    let err = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{out}");
     assert!(
         out.contains("result: win\nwinner: Black\n"),
         "c4 b4 is won by Black: {out}"
+    );
+    let solved = out.matches("nodes ").count();
+    assert_eq!(err.matches("table saved to").count(), solved, "{err}");
+    assert_eq!(
+        err.matches("table loaded from").count(),
+        solved - 1,
+        "{err}"
     );
 }
 

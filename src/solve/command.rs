@@ -93,23 +93,20 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         let Some(job) = args.run else {
             return Err("--jobs needs --split DEPTH, --run N or --join".into());
         };
+        if !split
+            .pending(dir, job, &mut out)
+            .map_err(|e| e.to_string())?
+        {
+            return Ok(ExitCode::SUCCESS);
+        }
         let position = split.job(job).map_err(|e| e.to_string())?;
-        let megabytes = args
-            .hash
-            .map_or_else(|| default_hash_mb(position), |mb| mb as usize);
-        let table = ProofTable::new(megabytes)?;
+        let table = open_table(&args, position)?;
         let stop = stop_on_ctrl_c();
-        let finished = split
-            .run(
-                dir,
-                job,
-                &table,
-                &stop,
-                threads(&args),
-                &mut out,
-                &mut diagnostics,
-            )
-            .map_err(|e| e.to_string())?;
+        let threads = threads(&args);
+        let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+            split.run(dir, job, &table, &stop, threads, &mut out, &mut diagnostics)
+        })?
+        .map_err(|e| e.to_string())?;
         return Ok(exit(finished));
     }
     let position = position(&args)?;

@@ -252,8 +252,37 @@ impl Split {
         (value, best)
     }
 
-    /// Solves job `job` into its result file, unless it is solved already or can no longer
-    /// change the root's result. Returns false when stopped before the answer.
+    /// True when job `job` is still to be solved; otherwise says why not (solved already, or
+    /// the results so far decide every line through it).
+    pub fn pending(
+        &self,
+        dir: &Path,
+        job: usize,
+        out: &mut impl Write,
+    ) -> Result<bool, SplitError> {
+        self.job(job)?;
+        let results = self.results(dir)?;
+        let io = |e| SplitError::Io(dir.to_path_buf(), e);
+        if let Some(wins) = results.get(&job) {
+            let result = if *wins { "win" } else { "loss" };
+            writeln!(out, "job {job}: solved already ({result})").map_err(io)?;
+            return Ok(false);
+        }
+        if let Value::Open(wanted) = self.evaluate(&results).0
+            && wanted.contains(&job)
+        {
+            return Ok(true);
+        }
+        writeln!(
+            out,
+            "job {job}: not needed (the results so far decide every line through it)"
+        )
+        .map_err(io)?;
+        Ok(false)
+    }
+
+    /// Solves job `job` (see [`Split::pending`]) into its result file. Returns false when
+    /// stopped before the answer.
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
@@ -266,27 +295,6 @@ impl Split {
         diagnostics: &mut impl Write,
     ) -> Result<bool, SplitError> {
         let position = self.job(job)?;
-        let results = self.results(dir)?;
-        let say = |out: &mut dyn Write, text: String| {
-            let _ = writeln!(out, "{text}");
-        };
-        if let Some(wins) = results.get(&job) {
-            let result = if *wins { "win" } else { "loss" };
-            say(out, format!("job {job}: solved already ({result})"));
-            return Ok(true);
-        }
-        match self.evaluate(&results).0 {
-            Value::Open(wanted) if wanted.contains(&job) => {}
-            _ => {
-                say(
-                    out,
-                    format!(
-                        "job {job}: not needed (the results so far decide every line through it)"
-                    ),
-                );
-                return Ok(true);
-            }
-        }
         let io = |e| SplitError::Io(dir.to_path_buf(), e);
         let mut text = Vec::new();
         let solved = solve_position(
