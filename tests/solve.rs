@@ -316,6 +316,27 @@ fn small_boards_as_the_readme_table_has_them() {
     }
 }
 
+/// Runs `konane-engine solve` with `args`, sends it Ctrl-C (SIGINT) after `ms` milliseconds,
+/// and returns its exit code and standard error.
+fn solve_until_ctrl_c(args: &[&str], ms: u64) -> (Option<i32>, String) {
+    let solve = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
+        .arg("solve")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let _ = Command::new("kill")
+        .args(["-INT", &solve.id().to_string()])
+        .status();
+    let output = solve.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 /// The `result:` and `winner:` lines of a solve's or a join's output.
 fn verdict(out: &str) -> Vec<&str> {
     out.lines()
@@ -439,18 +460,8 @@ fn a_split_names_bad_jobs_and_results_and_keeps_no_half_result() {
     );
     std::fs::remove_file(dir.join("results/2.txt")).unwrap();
     // A job stopped by Ctrl-C writes no result, and the join still wants it.
-    let mut job = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
-        .args(["solve", "--jobs", jobs, "--run", "1", "--hash", "64"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    let _ = Command::new("kill")
-        .args(["-INT", &job.id().to_string()])
-        .status();
-    let status = job.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    let (code, _) = solve_until_ctrl_c(&["--jobs", jobs, "--run", "1", "--hash", "64"], 500);
+    assert_eq!(code, Some(130));
     assert!(!dir.join("results/1.txt").exists());
     let (code, out, _) = solve(&["--jobs", jobs, "--join"]);
     assert_eq!(code, Some(1));
@@ -547,21 +558,17 @@ fn a_table_file_keeps_what_a_solve_proved_for_the_next_one() {
     assert!(err.contains("it is not a saved table of 4x4"), "{err}");
     // Ctrl-C saves what is proven so far.
     let stopped = dir.join("seven.table");
-    let solve = Command::new(env!("CARGO_BIN_EXE_konane-engine"))
-        .args(["solve", "--size", "7x7", "--opening", "any", "--hash", "16"])
-        .arg("--table")
-        .arg(&stopped)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
-    let _ = Command::new("kill")
-        .args(["-INT", &solve.id().to_string()])
-        .status();
-    let output = solve.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{err}");
+    let seven = [
+        "--size",
+        "7x7",
+        "--opening",
+        "any",
+        "--hash",
+        "16",
+        "--table",
+    ];
+    let (code, err) = solve_until_ctrl_c(&[&seven[..], &[stopped.to_str().unwrap()]].concat(), 800);
+    assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("table saved to"), "{err}");
     assert!(stopped.exists());
 }

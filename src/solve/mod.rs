@@ -152,7 +152,7 @@ impl<'a> Solver<'a> {
             busy: (self.threads > 1).then(|| (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()),
         };
         let root_done = AtomicU64::new(0);
-        let root_moves = board.legal_moves().len();
+        let root_moves = board.count_moves() as usize;
         let (report, report_every) = (&mut self.report, self.report_every);
         let solution = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads)

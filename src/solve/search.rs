@@ -91,7 +91,6 @@ pub(super) struct Search<'s, 'a, B: 'static> {
     uncounted_stores: u64,
     /// Nodes searched by this thread.
     pub nodes: u64,
-    pub stopped: bool,
     pub deepest: usize,
     /// Per ply, a reusable list of children.
     children: Vec<Vec<Child<B>>>,
@@ -108,7 +107,6 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
             unreported: 0,
             uncounted_stores: 0,
             nodes: 0,
-            stopped: false,
             deepest: 0,
             children: Vec::new(),
             on_poll: None,
@@ -287,7 +285,6 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
                 .shared
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline);
-        self.stopped |= stop;
         if let Some(on_poll) = self.on_poll.take() {
             on_poll(self);
             self.on_poll = Some(on_poll);
