@@ -1,12 +1,13 @@
 //! One thread's depth-first proof search: does the side to move win?
 //!
-//! Each node's children are made at once, each with its key and its opponent's replies: a
-//! child that leaves no reply, or one the table already knows is lost for the opponent
-//! (an enhanced transposition cutoff), wins at once. Otherwise the children are searched in
-//! the order of 4 x (opponent's replies) - (own moves in the child), fewest first, until one
-//! is lost for the opponent. With several threads, a child another thread is searching is
-//! put off until the others are done (so that the threads split the work of a node between
-//! them, in the manner of ABDADA), by when its result is often in the shared table.
+//! Each node's children are made at once, each with its key (whose table bucket is then
+//! prefetched, to be probed a little later) and its opponent's replies: a child that leaves
+//! no reply, or one the table already knows is lost for the opponent (an enhanced
+//! transposition cutoff), wins at once. Otherwise the children are searched in the order of
+//! 4 x (opponent's replies) - (own moves in the child), fewest first, until one is lost for
+//! the opponent. With several threads, a child another thread is searching is put off until
+//! the others are done (so that the threads split the work of a node between them, in the
+//! manner of ABDADA), by when its result is often in the shared table.
 
 use super::keys::{Images, Keys};
 use super::{Proof, ProofTable};
@@ -135,13 +136,20 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
             }
             let mut child = *board;
             child.play(mv);
+            let mut child_images = *images;
+            self.keys
+                .update(&mut child_images, board.empty() ^ child.empty());
+            let key = self.keys.key(&child_images, &child);
+            if cut {
+                self.shared.table.prefetch(key);
+            }
             let replies = child.count_moves();
             ends_game = replies == 0 && cut;
             let follow_up = child.count_moves_of(mover);
             list.push(Child {
                 board: child,
-                images: *images,
-                key: 0,
+                images: child_images,
+                key,
                 score: 4 * replies as i64 - follow_up as i64,
                 mv,
             });
@@ -152,11 +160,6 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         });
         if found.is_none() {
             list.sort_by_key(|child| child.score);
-            for child in &mut list {
-                self.keys
-                    .update(&mut child.images, board.empty() ^ child.board.empty());
-                child.key = self.keys.key(&child.images, &child.board);
-            }
             // A child proven lost for the opponent wins (an enhanced transposition cutoff).
             if cut {
                 found = list.iter().find_map(|child| {

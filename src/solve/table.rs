@@ -178,7 +178,7 @@ impl ProofTable {
     #[allow(unsafe_code)]
     fn entries(&self) -> &[AtomicU64] {
         let words = self.mapping.len() / ENTRY_BYTES;
-        // SAFETY: the only `unsafe` of the crate, measured to be worth it: threads must share
+        // SAFETY: the crate's first `unsafe`, measured to be worth it: threads must share
         // the table, and a `Vec<AtomicU64>` would have to be written whole when made (8 GB
         // for a long solve) and could not be given huge pages, which cut the solve's time by
         // a quarter. The mapping is page-aligned (so aligned for `AtomicU64`), lives as long
@@ -227,6 +227,26 @@ impl ProofTable {
         self.entries()[index].store(entry, Ordering::Relaxed);
     }
 
+    /// Asks the processor to start bringing `key`'s bucket into the cache, so that a probe made
+    /// a little later does not wait for memory. Only a hint: it changes no result.
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        let entry: *const AtomicU64 = &self.entries()[self.bucket(splitmix64(key))];
+        // SAFETY: the crate's second `unsafe`, measured to be worth it: the search makes each
+        // node's children, then probes every child's bucket; prefetching each bucket as its
+        // child is made lets the waits for memory overlap (6x6, all openings, one thread:
+        // 2.23 s against 2.59 s). `_mm_prefetch` is `unsafe` only because it needs SSE, which
+        // every x86-64 processor has; a prefetch reads nothing the program sees and cannot
+        // fault, and `entry` points into the table anyway (the index is bounds-checked above).
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(entry.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = entry;
+    }
+
     /// The proven result for `key`, if known.
     pub fn probe(&self, key: u64) -> Option<Proof> {
         let mixed = splitmix64(key);
@@ -269,6 +289,29 @@ impl ProofTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefetching_any_key_changes_no_result() {
+        let table = ProofTable::new(1).unwrap();
+        let win = Proof {
+            wins: true,
+            plies: 3,
+        };
+        let stored: Vec<u64> = (0..1000).map(|i| splitmix64(i) >> (i % 64)).collect();
+        for &key in &stored {
+            table.store(key, win, 1);
+        }
+        let before: Vec<_> = (0..2000).map(|i| table.probe(i)).collect();
+        let last_bucket = (0..)
+            .find(|&key| table.bucket(splitmix64(key)) == table.bucket_mask * WAYS)
+            .unwrap();
+        for key in stored.iter().copied().chain([0, u64::MAX, last_bucket]) {
+            table.prefetch(key);
+        }
+        let after: Vec<_> = (0..2000).map(|i| table.probe(i)).collect();
+        assert_eq!(before, after);
+        assert!(stored.iter().all(|&key| table.probe(key) == Some(win)));
+    }
 
     #[test]
     fn results_are_kept_and_cheap_ones_make_way() {
