@@ -552,6 +552,17 @@ fn a_table_file_keeps_what_a_solve_proved_for_the_next_one() {
         nodes_in(&err) * 100 < cold,
         "the proof is found at once: {err}"
     );
+    // Loaded into a larger table, it keeps its results.
+    let mut larger = args;
+    larger[5] = "32";
+    let (code, third, err) = solve(&larger);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(verdict(&third), verdict(&first));
+    assert!(
+        err.contains(&format!("table loaded from {file}: 32 MB, ")),
+        "{err}"
+    );
+    assert!(nodes_in(&err) * 100 < cold, "found at once again: {err}");
     // The table of one board is refused for another, by name.
     let (code, _, err) = solve(&["--size", "4x4", "--table", file]);
     assert_eq!(code, Some(2));

@@ -49,7 +49,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all"])]
     join: bool,
     /// Keep the table of proven results in FILE between runs: loaded when FILE exists (at its
-    /// saved size), saved every 10 minutes and when the solve ends or is stopped.
+    /// saved size, or resized to --hash when given), saved every 10 minutes and when the solve
+    /// ends or is stopped.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["split", "join"])]
     table: Option<PathBuf>,
 }
@@ -151,13 +152,14 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
 }
 
 /// The proof table for a solve of `position`: the one saved in `--table`'s file if it
-/// exists, else a new one of `--hash` MB (by default sized by the stones).
+/// exists (resized to `--hash` MB when given), else a new one of `--hash` MB (by default
+/// sized by the stones).
 fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, String> {
     if let Some(file) = &args.table
         && file.exists()
     {
         let started = Instant::now();
-        let table = ProofTable::load(file, position.rules())?;
+        let table = ProofTable::load(file, position.rules(), args.hash.map(|mb| mb as usize))?;
         eprintln!(
             "table loaded from {}: {} MB, {} results, {:.1} s",
             file.display(),

@@ -122,8 +122,10 @@ impl ProofTable {
     }
 
     /// The table saved in `path` by [`ProofTable::save`], which must hold positions of
-    /// `rules`; its size is the saved one.
-    pub fn load(path: &Path, rules: Rules) -> Result<ProofTable, String> {
+    /// `rules`: of the saved size, or of `megabytes` MB when given (see
+    /// [`ProofTable::new`]), its results moved to their buckets in the new size (into a
+    /// smaller table, the ones that cost the most work where buckets overflow).
+    pub fn load(path: &Path, rules: Rules, megabytes: Option<usize>) -> Result<ProofTable, String> {
         let fail = |why: String| format!("cannot load the proof table {}: {why}", path.display());
         let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
         let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
@@ -153,16 +155,36 @@ impl ProofTable {
                 header.len() + bytes
             )));
         }
-        let mut table = ProofTable::new(bytes >> 20)?;
-        input
-            .read_exact(&mut table.mapping[..])
-            .map_err(|e| fail(e.to_string()))?;
-        if cfg!(target_endian = "big") {
-            for entry in table.entries() {
-                entry.store(
-                    u64::from_le(entry.load(Ordering::Relaxed)),
-                    Ordering::Relaxed,
-                );
+        let mut table = ProofTable::new(megabytes.unwrap_or(bytes >> 20))?;
+        if table.bytes() == bytes {
+            input
+                .read_exact(&mut table.mapping[..])
+                .map_err(|e| fail(e.to_string()))?;
+            if cfg!(target_endian = "big") {
+                for entry in table.entries() {
+                    entry.store(
+                        u64::from_le(entry.load(Ordering::Relaxed)),
+                        Ordering::Relaxed,
+                    );
+                }
+            }
+        } else {
+            // The bucket index holds the mixed key's low bits, at least DATA_BITS of them,
+            // and the entry the rest: together the whole mixed key, to place anew.
+            let low_bits = (1u64 << DATA_BITS) - 1;
+            let mut chunk = vec![0u8; ENTRY_BYTES << 16];
+            for first in (0..buckets * WAYS).step_by(1 << 16) {
+                input
+                    .read_exact(&mut chunk)
+                    .map_err(|e| fail(e.to_string()))?;
+                for (i, word) in chunk.chunks_exact(ENTRY_BYTES).enumerate() {
+                    let entry =
+                        u64::from_le_bytes(word.try_into().expect("an entry is eight bytes"));
+                    if entry != 0 {
+                        let bucket = ((first + i) / WAYS) as u64;
+                        table.place((entry & KEY_MASK) | (bucket & low_bits), entry);
+                    }
+                }
             }
         }
         let kept = table
@@ -270,6 +292,12 @@ impl ProofTable {
             | (u64::from(proof.plies) << 7)
             | (log_work << 1)
             | u64::from(proof.wins);
+        self.place(mixed, entry);
+    }
+
+    /// Puts `entry`, whose mixed key is `mixed`, into its bucket: in the place of the same
+    /// key's entry, else an empty one, else the one that cost the least work.
+    fn place(&self, mixed: u64, entry: u64) {
         let wanted = mixed & KEY_MASK;
         let first = self.bucket(mixed);
         let bucket: [u64; WAYS] = std::array::from_fn(|i| self.entry(first + i));
@@ -379,11 +407,42 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("six-by-eight.table");
         table.save(&path, rules).unwrap();
-        let loaded = ProofTable::load(&path, rules).unwrap();
-        assert_eq!(loaded.bytes(), table.bytes());
-        assert_eq!(loaded.stored(), 1000);
-        assert!((0..1000u64).all(|key| loaded.probe(key * 7919) == Some(proof)));
-        assert_eq!(loaded.probe(1), None);
+        for megabytes in [None, Some(2), Some(4), Some(1)] {
+            let loaded = ProofTable::load(&path, rules, megabytes).unwrap();
+            assert_eq!(loaded.bytes(), megabytes.unwrap_or(2) << 20);
+            assert_eq!(loaded.stored(), 1000, "{megabytes:?}");
+            assert!((0..1000u64).all(|key| loaded.probe(key * 7919) == Some(proof)));
+            assert_eq!(loaded.probe(1), None);
+        }
+        // Shrunk below what it holds, a table keeps a result for every key or none, never a
+        // wrong one, and keeps the costlier ones.
+        let full = ProofTable::new(2).unwrap();
+        let entries = full.bytes() / ENTRY_BYTES;
+        let result = |key: u64| Proof {
+            wins: key.is_multiple_of(3),
+            plies: (key % 200) as u8,
+        };
+        for key in 0..entries as u64 {
+            full.store(key, result(key), key);
+        }
+        full.save(&path, rules).unwrap();
+        let small = ProofTable::load(&path, rules, Some(1)).unwrap();
+        let kept: Vec<u64> = (0..entries as u64)
+            .filter(|&key| small.probe(key).is_some())
+            .collect();
+        assert!(
+            kept.iter()
+                .all(|&key| small.probe(key) == Some(result(key))),
+            "a wrong result"
+        );
+        assert_eq!(small.stored(), kept.len() as u64);
+        assert!(kept.len() > entries / 3, "{} of {entries} kept", kept.len());
+        let cheap = kept.iter().filter(|&&key| key < entries as u64 / 2).count();
+        assert!(
+            cheap * 2 < kept.len(),
+            "{cheap} of {} kept cost least",
+            kept.len()
+        );
         let other = Rules::new(
             8,
             6,
@@ -391,11 +450,11 @@ mod tests {
             crate::rules::Capture::Straight,
         )
         .unwrap();
-        let error = ProofTable::load(&path, other).err().unwrap();
+        let error = ProofTable::load(&path, other, None).err().unwrap();
         assert!(error.contains("it is not a saved table of 8x6"), "{error}");
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
-        let error = ProofTable::load(&path, rules).err().unwrap();
+        let error = ProofTable::load(&path, rules, None).err().unwrap();
         assert!(error.contains("cut short?"), "{error}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
