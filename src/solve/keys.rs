@@ -12,6 +12,7 @@
 //! a key only if they are images of each other) on boards of at most 63 squares; on larger
 //! boards the occupancy is mixed into 64 bits.
 
+use super::table::Key;
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase, splitmix64};
 use crate::rules::square::Color;
@@ -84,14 +85,18 @@ impl<B: Bits> Keys<B> {
     }
 
     /// The key of `board` (whose occupancy images are `images`), the same for all its images.
-    pub fn key(&self, images: &Images<B>, board: &Board<B>) -> u64 {
+    pub fn key(&self, images: &Images<B>, board: &Board<B>) -> Key {
         let white_to_move = board.side_to_move() == Color::White;
         let jumps = board.phase() == Phase::Jumps;
-        (0..self.count)
+        let code = (0..self.count)
             .filter(|&s| jumps || !self.swaps_colours[s])
             .map(|s| self.code(images[s], white_to_move ^ self.swaps_colours[s]))
             .min()
-            .expect("the identity is a symmetry")
+            .expect("the identity is a symmetry");
+        Key {
+            code,
+            stones: images[0].count(),
+        }
     }
 
     fn code(&self, occupancy: B, white_to_move: bool) -> u64 {
@@ -118,7 +123,7 @@ mod tests {
     }
 
     /// The key of `position`, from scratch.
-    fn key(keys: &Keys<u64>, position: &Position) -> u64 {
+    fn key(keys: &Keys<u64>, position: &Position) -> Key {
         keys.key(&keys.images(&board(position)), &board(position))
     }
 
@@ -160,6 +165,9 @@ mod tests {
                 "incremental = scratch"
             );
             let own = keys.key(&images, &board(&position));
+            let on_board =
+                board(&position).stones(Color::Black) | board(&position).stones(Color::White);
+            assert_eq!(own.stones, on_board.count(), "ply {ply}");
             let all_images = position.images();
             // Eight images once the jumps begin, four (colour-keeping) in the opening.
             assert_eq!(all_images.len(), if ply < 1 { 4 } else { 8 }, "ply {ply}");

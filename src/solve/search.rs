@@ -10,6 +10,7 @@
 //! manner of ABDADA), by when its result is often in the shared table.
 
 use super::keys::{Images, Keys};
+use super::table::Key;
 use super::{Proof, ProofTable};
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
@@ -46,16 +47,16 @@ const BUSY_PLIES: usize = 24;
 const POLL_EVERY: u64 = 0x1000;
 
 impl Shared<'_> {
-    fn slot(&self, key: u64) -> Option<&AtomicU64> {
+    fn slot(&self, key: Key) -> Option<&AtomicU64> {
         let busy = self.busy.as_ref()?;
-        Some(&busy[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize % BUSY_SLOTS])
+        Some(&busy[(key.code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize % BUSY_SLOTS])
     }
 
     /// True when another thread is searching the position of `key` (or, rarely, one that
     /// shares its slot).
-    pub fn is_busy(&self, key: u64) -> bool {
+    pub fn is_busy(&self, key: Key) -> bool {
         self.slot(key)
-            .is_some_and(|slot| slot.load(Ordering::Relaxed) == key)
+            .is_some_and(|slot| slot.load(Ordering::Relaxed) == key.code)
     }
 }
 
@@ -64,7 +65,7 @@ impl Shared<'_> {
 pub(super) struct Child<B: 'static> {
     pub board: Board<B>,
     pub images: Images<B>,
-    pub key: u64,
+    pub key: Key,
     /// Lower is tried first.
     score: i64,
     pub mv: Move,
@@ -184,7 +185,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         &mut self,
         board: &Board<B>,
         images: &Images<B>,
-        key: u64,
+        key: Key,
         ply: usize,
     ) -> Option<Proof> {
         self.nodes += 1;
@@ -215,7 +216,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
     }
 
     /// Stores `proof` of the position of `key`, which cost `work` nodes.
-    pub fn store(&mut self, key: u64, proof: Proof, work: u64) {
+    pub fn store(&mut self, key: Key, proof: Proof, work: u64) {
         self.shared.table.store(key, proof, work);
         self.uncounted_stores += 1;
     }
@@ -260,14 +261,14 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
     }
 
     /// Marks `key` busy if its slot is free; true when marked.
-    fn mark_busy(&self, key: u64) -> bool {
+    fn mark_busy(&self, key: Key) -> bool {
         self.shared.slot(key).is_some_and(|slot| {
-            slot.compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            slot.compare_exchange(0, key.code, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
         })
     }
 
-    fn unmark_busy(&self, key: u64) {
+    fn unmark_busy(&self, key: Key) {
         if let Some(slot) = self.shared.slot(key) {
             slot.store(0, Ordering::Relaxed);
         }

@@ -10,6 +10,7 @@
 use super::ProofTable;
 use super::keys::Keys;
 use super::report::solve_position;
+use super::table::Key;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
@@ -232,7 +233,7 @@ impl Split {
     /// The value of the root from `results`, and the best move when it is a win.
     fn evaluate(&self, results: &HashMap<usize, bool>) -> (Value, Option<Move>) {
         let keys = PositionKeys::new(self.root.rules());
-        let job_of: HashMap<u64, usize> = self
+        let job_of: HashMap<Key, usize> = self
             .jobs
             .iter()
             .enumerate()
@@ -404,7 +405,7 @@ fn value_of(
     depth: u32,
     keys: &PositionKeys,
     leaf: &impl Fn(&Position) -> Value,
-    memo: &mut HashMap<(u64, u32), Value>,
+    memo: &mut HashMap<(Key, u32), Value>,
     best: &mut Option<Move>,
 ) -> Value {
     if depth == 0 {
@@ -458,8 +459,8 @@ impl PositionKeys {
         }
     }
 
-    fn key(&self, position: &Position) -> u64 {
-        fn of<B: Bits>(keys: &Keys<B>, board: &Board<B>) -> u64 {
+    fn key(&self, position: &Position) -> Key {
+        fn of<B: Bits>(keys: &Keys<B>, board: &Board<B>) -> Key {
             keys.key(&keys.images(board), board)
         }
         match (self, position) {
