@@ -65,10 +65,12 @@ impl ProofTable {
     /// buckets, at least 1 MB), or an error when the machine does not have that much memory.
     /// From 256 MB on, a near-leaf level of 64 MB is added.
     pub fn new(megabytes: usize) -> Result<ProofTable, String> {
-        ProofTable::around(Level::new(megabytes)?, 0)
+        ProofTable::with_main(Level::new(megabytes)?, 0)
     }
 
-    fn around(main: Level, stored: u64) -> Result<ProofTable, String> {
+    /// The table over `main`, which holds `stored` results, with a near-leaf level if `main`
+    /// is large.
+    fn with_main(main: Level, stored: u64) -> Result<ProofTable, String> {
         let near_leaves = if main.bytes() >= 4 * (NEAR_LEAF_MB << 20) {
             Some(Level::new(NEAR_LEAF_MB)?)
         } else {
@@ -96,7 +98,7 @@ impl ProofTable {
     pub fn load(path: &Path, rules: Rules, megabytes: Option<usize>) -> Result<ProofTable, String> {
         let main = Level::load(path, rules, megabytes)?;
         let kept = main.occupied();
-        ProofTable::around(main, kept)
+        ProofTable::with_main(main, kept)
     }
 
     /// The size of the main level in bytes.
