@@ -362,6 +362,8 @@ fn split_run_join(args: &[&str], depth: &str, name: &str) -> String {
         )),
         "{out}"
     );
+    // A split committed to git before any job ran has no results folder in a clone.
+    std::fs::remove_dir(dir.join("results")).unwrap();
     for job in 1..=count {
         let threads = (1 + job % 2).to_string();
         let (code, out, err) = solve(&[

@@ -316,6 +316,9 @@ impl Split {
         );
         write!(out, "job {job}:\n{text}").map_err(io)?;
         if solved.finished {
+            // A split committed to git before any job ran has no results folder in a clone.
+            let results = dir.join("results");
+            std::fs::create_dir_all(&results).map_err(|e| SplitError::Io(results, e))?;
             write_whole(&Split::result_path(dir, job), &text)?;
         }
         Ok(solved.finished)
