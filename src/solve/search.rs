@@ -4,9 +4,10 @@
 //! prefetched, to be probed a little later) and its opponent's replies: a child that leaves
 //! no reply, or one the table already knows is lost for the opponent (an enhanced
 //! transposition cutoff), wins at once. Otherwise the children are searched in the order of
-//! [`order_score`], lowest first, until one is lost for the opponent. With several threads, a child another thread is searching is put off until
-//! the others are done (so that the threads split the work of a node between them, in the
-//! manner of ABDADA), by when its result is often in the shared table.
+//! [`order_score`], lowest first, until one is lost for the opponent. With several threads,
+//! a child another thread is searching is put off until the others are done (so that the
+//! threads split the work of a node between them, in the manner of ABDADA), by when its
+//! result is often in the shared table.
 
 use super::keys::{Images, Keys};
 use super::table::Key;
