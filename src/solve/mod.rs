@@ -55,6 +55,14 @@ impl Solution {
             .collect()
     }
 
+    /// How many root moves are proven (won or lost).
+    fn known_moves(&self) -> usize {
+        self.moves
+            .iter()
+            .filter(|(_, result)| *result != MoveResult::Unknown)
+            .count()
+    }
+
     /// A winning move if there is one, else the first move tried (every move loses); `None`
     /// when the side to move has no move.
     pub fn best(&self) -> Option<Move> {
@@ -176,9 +184,13 @@ impl<'a> Solver<'a> {
             let mut main = Search::new(&shared, &keys);
             main.on_poll = Some(&mut on_poll);
             let mut best = root(&mut main, board, all, Some(&root_done));
+            // The first thread to finish stops the others, so the answer is the one that
+            // knows most: with `all`, a thread stopped after its first win knows less.
             for helper in helpers {
                 let solution = helper.join().expect("a solver thread does not panic");
-                if best.wins.is_none() && solution.wins.is_some() {
+                if (solution.wins.is_some(), solution.known_moves())
+                    > (best.wins.is_some(), best.known_moves())
+                {
                     best = solution;
                 }
             }
@@ -280,6 +292,29 @@ mod tests {
         assert_eq!(solution.wins, Some(false), "Black, to move, loses");
         assert!(solution.winning_moves().is_empty());
         assert_eq!(solution.moves.len(), 4);
+    }
+
+    #[test]
+    fn every_thread_proving_every_move_gives_every_move() {
+        // A position where a helper thread used to finish first and stop the main thread
+        // after its first winning move, whose answer, missing two winning moves, was kept.
+        let fen = "bwbwbw/1b1bw1/2b1bw/4wb/2bwbw/wbwbwb w";
+        let position = Position::from_fen(fen, Opening::Traditional, Capture::Turning).unwrap();
+        let stop = AtomicBool::new(false);
+        let one = Solver::new(&ProofTable::new(16).unwrap(), &stop).solve(&position, true);
+        assert_eq!(one.winning_moves().len(), 9);
+        for _ in 0..16 {
+            let table = ProofTable::new(16).unwrap();
+            let two = Solver::new(&table, &stop)
+                .with_threads(2)
+                .solve(&position, true);
+            assert!(two.moves.iter().all(|(_, r)| *r != MoveResult::Unknown));
+            let mut sorted = two.winning_moves();
+            sorted.sort_by_key(|m| m.to_string());
+            let mut expected = one.winning_moves();
+            expected.sort_by_key(|m| m.to_string());
+            assert_eq!(sorted, expected);
+        }
     }
 
     #[test]
