@@ -2,7 +2,7 @@
 
 use super::ProofTable;
 use super::report::{default_hash_mb, solve_openings, solve_position};
-use super::split::{MAX_DEPTH, Split};
+use super::split::{JobList, MAX_DEPTH, Split, SplitError};
 use crate::cli::RulesArgs;
 use crate::rules::Rules;
 use crate::rules::position::Position;
@@ -42,9 +42,9 @@ pub struct SolveArgs {
     /// The folder of a split: its jobs (split.txt) and their results (results/N.txt).
     #[arg(long, value_name = "DIR")]
     jobs: Option<PathBuf>,
-    /// Solve job N of the split in --jobs (unless solved already or no longer needed).
-    #[arg(long, value_name = "N", requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all", "join"])]
-    run: Option<usize>,
+    /// Solve these jobs of the split in --jobs, in order, in this one process, skipping those solved already or no longer needed: a job number, a range such as 3-9, several separated by commas, or all.
+    #[arg(long, value_name = "JOBS", requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all", "join"])]
+    run: Option<JobList>,
     /// Prove the root of the split in --jobs from its jobs' results.
     #[arg(long, requires = "jobs", conflicts_with_all = ["fen", "moves", "openings", "all"])]
     join: bool,
@@ -91,24 +91,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
                 ExitCode::from(1)
             });
         }
-        let Some(job) = args.run else {
-            return Err("--jobs needs --split DEPTH, --run N or --join".into());
+        let Some(list) = &args.run else {
+            return Err("--jobs needs --split DEPTH, --run JOBS or --join".into());
         };
-        if !split
-            .pending(dir, job, &mut out)
-            .map_err(|e| e.to_string())?
-        {
-            return Ok(ExitCode::SUCCESS);
-        }
-        let position = split.job(job).map_err(|e| e.to_string())?;
-        let table = open_table(&args, position)?;
-        let stop = stop_on_ctrl_c();
-        let threads = threads(&args);
-        let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
-            split.run(dir, job, &table, &stop, threads, &mut out, &mut diagnostics)
-        })?
-        .map_err(|e| e.to_string())?;
-        return Ok(exit(finished));
+        let jobs = list.numbers(split.jobs()).map_err(|e| e.to_string())?;
+        return run_jobs(&args, &split, dir, &jobs).map(exit);
     }
     let position = position(&args)?;
     if let (Some(depth), Some(dir)) = (args.split, &args.jobs) {
@@ -149,6 +136,43 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
     })?
     .map_err(|e| format!("cannot write the result: {e}"))?;
     Ok(exit(finished))
+}
+
+/// Runs `jobs` of `split` in order, skipping those solved already or no longer needed, with
+/// one table for them all (opened at the first job to solve). Returns false when stopped.
+fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Result<bool, String> {
+    let mut out = std::io::stdout();
+    let mut diagnostics = std::io::stderr();
+    let mut first = None;
+    for (i, &job) in jobs.iter().enumerate() {
+        if split
+            .pending(dir, job, &mut out)
+            .map_err(|e| e.to_string())?
+        {
+            first = Some(i);
+            break;
+        }
+    }
+    let Some(first) = first else {
+        return Ok(true);
+    };
+    let position = split.job(jobs[first]).map_err(|e| e.to_string())?;
+    let table = open_table(args, position)?;
+    let stop = stop_on_ctrl_c();
+    let threads = threads(args);
+    with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+        for (i, &job) in jobs.iter().enumerate().skip(first) {
+            // The results proven so far may leave a later job unneeded.
+            if i > first && !split.pending(dir, job, &mut out)? {
+                continue;
+            }
+            if !split.run(dir, job, &table, &stop, threads, &mut out, &mut diagnostics)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?
+    .map_err(|e: SplitError| e.to_string())
 }
 
 /// The proof table for a solve of `position`: the one saved in `--table`'s file if it

@@ -21,6 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 /// The file of a split folder that lists the jobs.
@@ -61,6 +62,63 @@ impl fmt::Display for SplitError {
 }
 
 impl std::error::Error for SplitError {}
+
+/// The jobs `--run` names: `all`, or numbers and ranges separated by commas (`7`, `3-9`,
+/// `1,4,10-12`), to be run in that order by one process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobList {
+    /// Every job of the split, in order.
+    All,
+    /// These jobs, in this order.
+    Listed(Vec<usize>),
+}
+
+impl FromStr for JobList {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<JobList, String> {
+        if text == "all" {
+            return Ok(JobList::All);
+        }
+        let bad = || {
+            format!(
+                "bad job list '{text}': expected a job number, a range such as 3-9, several \
+                 of these separated by commas, or all"
+            )
+        };
+        let number = |part: &str| part.parse::<usize>().ok();
+        let mut jobs = Vec::new();
+        for part in text.split(',') {
+            match part.split_once('-') {
+                Some((first, last)) => {
+                    let (Some(first), Some(last)) = (number(first), number(last)) else {
+                        return Err(bad());
+                    };
+                    if first > last {
+                        return Err(bad());
+                    }
+                    jobs.extend(first..=last);
+                }
+                None => jobs.push(number(part).ok_or_else(bad)?),
+            }
+        }
+        Ok(JobList::Listed(jobs))
+    }
+}
+
+impl JobList {
+    /// The job numbers, in order, of a split of `count` jobs; a number outside 1 to `count`
+    /// is an error.
+    pub fn numbers(&self, count: usize) -> Result<Vec<usize>, SplitError> {
+        match self {
+            JobList::All => Ok((1..=count).collect()),
+            JobList::Listed(jobs) => match jobs.iter().find(|&&job| job == 0 || job > count) {
+                Some(&job) => Err(SplitError::NoSuchJob(job, count)),
+                None => Ok(jobs.clone()),
+            },
+        }
+    }
+}
 
 /// A split: the root, how deep below it the jobs are, and the jobs' positions.
 pub struct Split {
@@ -121,7 +179,7 @@ impl Split {
         let mut text = format!(
             "# Konane solve split into {} jobs, one position each. Run job N with\n\
              #   konane-engine solve --jobs DIR --run N\n\
-             # (or all: scripts/solve-jobs.sh DIR), which writes DIR/results/N.txt; then prove\n\
+             # (or all in one process: --run all), which writes DIR/results/N.txt; then prove\n\
              # the root from the results with\n\
              #   konane-engine solve --jobs DIR --join\n\
              # Job N is also `konane-engine solve --opening {} --capture {} --fen '<its position>'`.\n\
@@ -472,5 +530,31 @@ impl PositionKeys {
             (PositionKeys::Large(keys), Position::Large(board)) => of(keys, board),
             _ => unreachable!("the keys and the positions are of one board size"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_list_is_numbers_ranges_or_all() {
+        let list = |text: &str| text.parse::<JobList>();
+        assert_eq!(list("all"), Ok(JobList::All));
+        assert_eq!(list("7"), Ok(JobList::Listed(vec![7])));
+        assert_eq!(
+            list("1,4,10-12"),
+            Ok(JobList::Listed(vec![1, 4, 10, 11, 12]))
+        );
+        for bad in ["", "x", "3-", "-3", "9-3", "1,,2", "1;2", "All"] {
+            let error = list(bad).unwrap_err();
+            assert!(error.contains(&format!("bad job list '{bad}'")), "{error}");
+        }
+        assert_eq!(JobList::All.numbers(3).unwrap(), vec![1, 2, 3]);
+        assert_eq!(list("3,1").unwrap().numbers(3).unwrap(), vec![3, 1]);
+        let error = list("2-4").unwrap().numbers(3).unwrap_err().to_string();
+        assert_eq!(error, "no job 4: the split has jobs 1 to 3");
+        let error = list("0").unwrap().numbers(3).unwrap_err().to_string();
+        assert_eq!(error, "no job 0: the split has jobs 1 to 3");
     }
 }
