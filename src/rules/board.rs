@@ -325,12 +325,26 @@ impl<B: Bits> Board<B> {
         empty: B,
         single: bool,
     ) -> u64 {
+        self.count_and_jumpers::<UP>(d, own, enemy, empty, single).0
+    }
+
+    /// [`Board::count_direction`], and the stones of `own` that can jump in direction `d`.
+    #[inline(always)]
+    fn count_and_jumpers<const UP: bool>(
+        &self,
+        d: usize,
+        own: B,
+        enemy: B,
+        empty: B,
+        single: bool,
+    ) -> (u64, B) {
         let from = self.layout.jump_from[d];
         let step = self.layout.step[d].unsigned_abs();
         let target = hop::<B, UP>(enemy, step, false) & empty;
         let once = hop::<B, UP>(own & from, 2 * step, false) & target;
+        let jumpers = hop::<B, UP>(once, 2 * step, true);
         if single {
-            return u64::from(once.count());
+            return (u64::from(once.count()), jumpers);
         }
         // The second jump is taken whether or not the first landed anywhere: an empty set
         // costs less than the branch it saves. Longer chains are rare.
@@ -340,7 +354,7 @@ impl<B: Bits> Board<B> {
             landed = hop::<B, UP>(landed & from, 2 * step, false) & target;
             count += u64::from(landed.count());
         }
-        count
+        (count, jumpers)
     }
 
     /// Perft of straight jumps with the side to move's stones `own` against `enemy`: the
@@ -513,6 +527,25 @@ impl<B: Bits> Board<B> {
     /// The stones that `jumpers` of direction `d` (a set from [`Board::jumpers`]) would jump.
     pub fn jumped(&self, jumpers: B, d: usize) -> B {
         jumpers.shift(self.layout.step[d])
+    }
+
+    /// The number of moves `color` would have if it were its turn, and of its stones that
+    /// have at least one: [`Board::count_moves_of`] and [`Board::movers_of`] in one pass.
+    pub fn mobility_of(&self, color: Color) -> (u64, u32) {
+        if self.phase() != Phase::Jumps || self.rules().capture == Capture::Turning {
+            return (self.count_moves_of(color), self.movers_of(color));
+        }
+        let (own, enemy) = match color {
+            Color::Black => (self.black, self.white),
+            Color::White => (self.white, self.black),
+        };
+        let empty = self.layout.all & !(own | enemy);
+        let single = self.rules().capture == Capture::Single;
+        let (a, from_a) = self.count_and_jumpers::<true>(0, own, enemy, empty, single);
+        let (b, from_b) = self.count_and_jumpers::<true>(1, own, enemy, empty, single);
+        let (c, from_c) = self.count_and_jumpers::<false>(2, own, enemy, empty, single);
+        let (d, from_d) = self.count_and_jumpers::<false>(3, own, enemy, empty, single);
+        (a + b + c + d, (from_a | from_b | from_c | from_d).count())
     }
 
     /// The number of `color`'s stones that have at least one jump.
@@ -717,5 +750,31 @@ mod tests {
         let board = Board::<u64>::start(Rules::default());
         let counts: Vec<u64> = (1..=6).map(|d| board.perft(d)).collect();
         assert_eq!(counts, [4, 12, 28, 172, 892, 7124]);
+    }
+
+    #[test]
+    fn mobility_is_the_moves_and_the_movers_counted_apart() {
+        let mut seed = 7u64;
+        for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
+            for (width, height) in [(6, 6), (5, 7), (8, 8)] {
+                let rules = Rules::new(width, height, Opening::Any, capture).unwrap();
+                for _ in 0..20 {
+                    let mut board = Board::<u64>::start(rules);
+                    loop {
+                        for color in [Color::Black, Color::White] {
+                            let apart = (board.count_moves_of(color), board.movers_of(color));
+                            assert_eq!(board.mobility_of(color), apart, "{rules}");
+                        }
+                        let mut moves = Vec::new();
+                        board.for_each_move(|mv| moves.push(mv));
+                        if moves.is_empty() {
+                            break;
+                        }
+                        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        board.play(moves[(seed >> 33) as usize % moves.len()]);
+                    }
+                }
+            }
+        }
     }
 }

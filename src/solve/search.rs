@@ -67,10 +67,10 @@ impl Shared<'_> {
 /// such stones), ties broken by the opponent's stones that can jump. Against the first term
 /// pair alone it takes 39% fewer nodes on 6x6 (every opening) and 27% to 48% fewer on two
 /// 6x8 positions twelve plies in.
-fn order_score<B: Bits>(child: &Board<B>, mover: Color, replies: u64) -> i64 {
-    let follow_up = child.count_moves_of(mover) as i64;
-    let their_movers = i64::from(child.movers_of(mover.opponent()));
-    let own_movers = i64::from(child.movers_of(mover));
+fn order_score<B: Bits>(child: &Board<B>, mover: Color, replies: u64, their_movers: u32) -> i64 {
+    let (follow_up, own_movers) = child.mobility_of(mover);
+    let (follow_up, own_movers) = (follow_up as i64, i64::from(own_movers));
+    let their_movers = i64::from(their_movers);
     let score = 4 * replies as i64 - follow_up + 8 * their_movers - 2 * own_movers;
     score * 64 + their_movers
 }
@@ -159,13 +159,13 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
             if cut {
                 self.shared.table.prefetch(key);
             }
-            let replies = child.count_moves();
+            let (replies, their_movers) = child.mobility_of(mover.opponent());
             ends_game = replies == 0 && cut;
             list.push(Child {
                 board: child,
                 images: child_images,
                 key,
-                score: order_score(&child, mover, replies),
+                score: order_score(&child, mover, replies, their_movers),
                 mv,
             });
         });
