@@ -171,6 +171,12 @@ impl Position {
         on_board!(self, b => b.count_moves_of(color))
     }
 
+    /// The number of moves `color` would have if it were its turn, and of its stones that
+    /// have at least one.
+    pub fn mobility_of(&self, color: Color) -> (u64, u32) {
+        on_board!(self, b => b.mobility_of(color))
+    }
+
     /// True when the side to move has no legal move and has lost.
     pub fn is_game_over(&self) -> bool {
         on_board!(self, b => b.is_game_over())

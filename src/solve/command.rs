@@ -94,7 +94,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         let Some(list) = &args.run else {
             return Err("--jobs needs --split DEPTH, --run JOBS or --join".into());
         };
-        let jobs = list.numbers(split.jobs()).map_err(|e| e.to_string())?;
+        let jobs = list.numbers(&split).map_err(|e| e.to_string())?;
         return run_jobs(&args, &split, dir, &jobs).map(exit);
     }
     let position = position(&args)?;

@@ -10,6 +10,7 @@
 use super::ProofTable;
 use super::keys::Keys;
 use super::report::solve_position;
+use super::search::order_score;
 use super::table::Key;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
@@ -107,11 +108,12 @@ impl FromStr for JobList {
 }
 
 impl JobList {
-    /// The job numbers, in order, of a split of `count` jobs; a number outside 1 to `count`
-    /// is an error.
-    pub fn numbers(&self, count: usize) -> Result<Vec<usize>, SplitError> {
+    /// The job numbers of `split`, in order (all of them in the solver's order); a number
+    /// that is not one of its jobs is an error.
+    pub fn numbers(&self, split: &Split) -> Result<Vec<usize>, SplitError> {
+        let count = split.jobs();
         match self {
-            JobList::All => Ok((1..=count).collect()),
+            JobList::All => Ok(split.search_order()),
             JobList::Listed(jobs) => match jobs.iter().find(|&&job| job == 0 || job > count) {
                 Some(&job) => Err(SplitError::NoSuchJob(job, count)),
                 None => Ok(jobs.clone()),
@@ -140,8 +142,7 @@ enum Value {
 
 impl Split {
     /// The jobs `depth` plies below `root`: each distinct position there, up to symmetry, in
-    /// the order a search would meet them (the moves that leave fewest replies first). Games
-    /// that end sooner need no job.
+    /// the order the solver would meet them. Games that end sooner need no job.
     pub fn new(root: &Position, depth: u32) -> Split {
         let keys = PositionKeys::new(root.rules());
         let mut seen = HashMap::new();
@@ -157,6 +158,30 @@ impl Split {
             depth,
             jobs,
         }
+    }
+
+    /// Every job number in the order the solver would meet the jobs: 1, 2, 3... for a split
+    /// made by this build; another order for one made by a build that ordered moves otherwise.
+    pub fn search_order(&self) -> Vec<usize> {
+        let keys = PositionKeys::new(self.root.rules());
+        let job_of: HashMap<Key, usize> = self
+            .jobs
+            .iter()
+            .enumerate()
+            .map(|(i, job)| (keys.key(job), i + 1))
+            .collect();
+        let mut order = Vec::new();
+        let mut met = vec![false; self.jobs.len() + 1];
+        walk(&self.root, self.depth, &mut |position| {
+            if let Some(&job) = job_of.get(&keys.key(position))
+                && !std::mem::replace(&mut met[job], true)
+            {
+                order.push(job);
+            }
+        });
+        // A job its root never reaches (a hand-edited split) still runs, last.
+        order.extend((1..=self.jobs.len()).filter(|&job| !met[job]));
+        order
     }
 
     /// The number of jobs.
@@ -433,7 +458,7 @@ fn write_whole(path: &Path, text: &str) -> Result<(), SplitError> {
         .map_err(|e| SplitError::Io(path.to_path_buf(), e))
 }
 
-/// The children of `position`, the moves that leave the opponent fewest replies first.
+/// The children of `position` in the order the solver would try them ([`order_score`]).
 fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
     let mut children: Vec<(Move, Position)> = position
         .legal_moves()
@@ -444,7 +469,13 @@ fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
             (mv, child)
         })
         .collect();
-    children.sort_by_key(|(_, child)| child.count_moves());
+    let mover = position.side_to_move();
+    children.sort_by_key(|(_, child)| {
+        order_score(
+            child.mobility_of(mover.opponent()),
+            child.mobility_of(mover),
+        )
+    });
     children
 }
 
@@ -550,11 +581,36 @@ mod tests {
             let error = list(bad).unwrap_err();
             assert!(error.contains(&format!("bad job list '{bad}'")), "{error}");
         }
-        assert_eq!(JobList::All.numbers(3).unwrap(), vec![1, 2, 3]);
-        assert_eq!(list("3,1").unwrap().numbers(3).unwrap(), vec![3, 1]);
-        let error = list("2-4").unwrap().numbers(3).unwrap_err().to_string();
-        assert_eq!(error, "no job 4: the split has jobs 1 to 3");
-        let error = list("0").unwrap().numbers(3).unwrap_err().to_string();
-        assert_eq!(error, "no job 0: the split has jobs 1 to 3");
+        // 4x4: Black's two removals up to symmetry, then White's replies.
+        let rules = Rules::new(4, 4, Opening::Traditional, Capture::Straight).unwrap();
+        let split = Split::new(&Position::start(rules).unwrap(), 2);
+        let count = split.jobs();
+        assert_eq!(
+            JobList::All.numbers(&split).unwrap(),
+            (1..=count).collect::<Vec<_>>()
+        );
+        assert_eq!(list("2,1").unwrap().numbers(&split).unwrap(), vec![2, 1]);
+        let past = format!("1-{}", count + 1);
+        let error = list(&past)
+            .unwrap()
+            .numbers(&split)
+            .unwrap_err()
+            .to_string();
+        let expected = format!("no job {}: the split has jobs 1 to {count}", count + 1);
+        assert_eq!(error, expected);
+        let error = list("0").unwrap().numbers(&split).unwrap_err().to_string();
+        assert_eq!(error, format!("no job 0: the split has jobs 1 to {count}"));
+    }
+
+    #[test]
+    fn the_jobs_of_a_split_run_in_the_solver_order_whatever_their_numbers() {
+        let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
+        let mut split = Split::new(&Position::start(rules).unwrap(), 4);
+        let count = split.jobs();
+        assert!(count > 10);
+        assert_eq!(split.search_order(), (1..=count).collect::<Vec<_>>());
+        // A split numbered otherwise (by an older build) is still run in the solver's order.
+        split.jobs.reverse();
+        assert_eq!(split.search_order(), (1..=count).rev().collect::<Vec<_>>());
     }
 }
