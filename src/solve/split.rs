@@ -68,10 +68,10 @@ impl std::error::Error for SplitError {}
 /// `1,4,10-12`), to be run in that order by one process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JobList {
-    /// Every job of the split, in order.
+    /// Every job of the split, in the solver's order.
     All,
-    /// These jobs, in this order.
-    Listed(Vec<usize>),
+    /// These ranges of jobs (first, last), in this order.
+    Listed(Vec<(usize, usize)>),
 }
 
 impl FromStr for JobList {
@@ -87,23 +87,19 @@ impl FromStr for JobList {
                  of these separated by commas, or all"
             )
         };
-        let number = |part: &str| part.parse::<usize>().ok();
-        let mut jobs = Vec::new();
+        let number = |part: &str| part.parse::<usize>().map_err(|_| bad());
+        let mut ranges = Vec::new();
         for part in text.split(',') {
-            match part.split_once('-') {
-                Some((first, last)) => {
-                    let (Some(first), Some(last)) = (number(first), number(last)) else {
-                        return Err(bad());
-                    };
-                    if first > last {
-                        return Err(bad());
-                    }
-                    jobs.extend(first..=last);
-                }
-                None => jobs.push(number(part).ok_or_else(bad)?),
+            let range = match part.split_once('-') {
+                Some((first, last)) => (number(first)?, number(last)?),
+                None => (number(part)?, number(part)?),
+            };
+            if range.0 > range.1 {
+                return Err(bad());
             }
+            ranges.push(range);
         }
-        Ok(JobList::Listed(jobs))
+        Ok(JobList::Listed(ranges))
     }
 }
 
@@ -112,12 +108,19 @@ impl JobList {
     /// that is not one of its jobs is an error.
     pub fn numbers(&self, split: &Split) -> Result<Vec<usize>, SplitError> {
         let count = split.jobs();
-        match self {
-            JobList::All => Ok(split.search_order()),
-            JobList::Listed(jobs) => match jobs.iter().find(|&&job| job == 0 || job > count) {
-                Some(&job) => Err(SplitError::NoSuchJob(job, count)),
-                None => Ok(jobs.clone()),
-            },
+        let JobList::Listed(ranges) = self else {
+            return Ok(split.search_order());
+        };
+        let outside = ranges
+            .iter()
+            .flat_map(|&(first, last)| [first, last])
+            .find(|&job| job == 0 || job > count);
+        match outside {
+            Some(job) => Err(SplitError::NoSuchJob(job, count)),
+            None => Ok(ranges
+                .iter()
+                .flat_map(|&(first, last)| first..=last)
+                .collect()),
         }
     }
 }
@@ -572,11 +575,9 @@ mod tests {
     fn a_job_list_is_numbers_ranges_or_all() {
         let list = |text: &str| text.parse::<JobList>();
         assert_eq!(list("all"), Ok(JobList::All));
-        assert_eq!(list("7"), Ok(JobList::Listed(vec![7])));
-        assert_eq!(
-            list("1,4,10-12"),
-            Ok(JobList::Listed(vec![1, 4, 10, 11, 12]))
-        );
+        assert_eq!(list("7"), Ok(JobList::Listed(vec![(7, 7)])));
+        let ranges = vec![(1, 1), (4, 4), (10, 12)];
+        assert_eq!(list("1,4,10-12"), Ok(JobList::Listed(ranges)));
         for bad in ["", "x", "3-", "-3", "9-3", "1,,2", "1;2", "All"] {
             let error = list(bad).unwrap_err();
             assert!(error.contains(&format!("bad job list '{bad}'")), "{error}");
@@ -600,6 +601,17 @@ mod tests {
         assert_eq!(error, expected);
         let error = list("0").unwrap().numbers(&split).unwrap_err().to_string();
         assert_eq!(error, format!("no job 0: the split has jobs 1 to {count}"));
+        // A vast range is refused before it is spelt out.
+        let vast = format!("1-{}", usize::MAX);
+        let error = list(&vast)
+            .unwrap()
+            .numbers(&split)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with(&format!("no job {}", usize::MAX)),
+            "{error}"
+        );
     }
 
     #[test]
