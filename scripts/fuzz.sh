@@ -28,7 +28,11 @@ for target in "${targets[@]}"; do
         -max_total_time="$seconds" -artifact_prefix="target/fuzz-artifacts/$target/" \
         -print_final_stats=1 >"$log" 2>&1; then
         tail -40 "$log"
-        echo "fuzz $target failed: the input is in target/fuzz-artifacts/$target/" >&2
+        if compgen -G "target/fuzz-artifacts/$target/[a-z]*-*" >/dev/null; then
+            echo "fuzz $target failed: the input is in target/fuzz-artifacts/$target/" >&2
+        else
+            echo "fuzz $target failed before any input (see the log above, $log)" >&2
+        fi
         exit 1
     fi
     runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{print $2}')

@@ -329,7 +329,7 @@ impl<B: Bits> Board<B> {
     }
 
     /// [`Board::count_direction`], and the stones of `own` that can jump in direction `d`.
-    #[inline(always)]
+    #[inline]
     fn count_and_jumpers<const UP: bool>(
         &self,
         d: usize,
