@@ -163,16 +163,20 @@ impl Split {
         }
     }
 
+    /// Each job's number by the key of its position.
+    fn job_numbers(&self, keys: &PositionKeys) -> HashMap<Key, usize> {
+        self.jobs
+            .iter()
+            .enumerate()
+            .map(|(i, job)| (keys.key(job), i + 1))
+            .collect()
+    }
+
     /// Every job number in the order the solver would meet the jobs: 1, 2, 3... for a split
     /// made by this build; another order for one made by a build that ordered moves otherwise.
     pub fn search_order(&self) -> Vec<usize> {
         let keys = PositionKeys::new(self.root.rules());
-        let job_of: HashMap<Key, usize> = self
-            .jobs
-            .iter()
-            .enumerate()
-            .map(|(i, job)| (keys.key(job), i + 1))
-            .collect();
+        let job_of = self.job_numbers(&keys);
         let mut order = Vec::new();
         let mut met = vec![false; self.jobs.len() + 1];
         walk(&self.root, self.depth, &mut |position| {
@@ -319,12 +323,7 @@ impl Split {
     /// The value of the root from `results`, and the best move when it is a win.
     fn evaluate(&self, results: &HashMap<usize, bool>) -> (Value, Option<Move>) {
         let keys = PositionKeys::new(self.root.rules());
-        let job_of: HashMap<Key, usize> = self
-            .jobs
-            .iter()
-            .enumerate()
-            .map(|(i, job)| (keys.key(job), i + 1))
-            .collect();
+        let job_of = self.job_numbers(&keys);
         let mut memo = HashMap::new();
         let leaf = |position: &Position| {
             let job = job_of[&keys.key(position)];
