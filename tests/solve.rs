@@ -421,6 +421,18 @@ fn split_jobs_joined_give_the_single_run_result() {
         (&["--size", "6x6", "--moves", "c4 c3"][..], "2"),
         (&["--size", "6x6", "--moves", "d3 e3"][..], "4"),
         (&["--size", "5x5", "--opening", "any"][..], "1"),
+        // A 7x7 opening 16 plies in (every symmetry of an odd board keeps the colours).
+        (
+            &[
+                "--size",
+                "7x7",
+                "--opening",
+                "any",
+                "--moves",
+                "d1 c1 d3d1 c3c1 a2c2 f2b2 d5d3 f4f2 a4a2 f6f4 f1f3 d6f6 e4e2 g3e3 g6e6 e3a3",
+            ][..],
+            "2",
+        ),
     ] {
         let (code, single, err) = solve(&[args, &["--hash", "64"]].concat());
         assert_eq!(code, Some(0), "{err}");
