@@ -7,7 +7,6 @@
 pub mod arbiter;
 pub mod bench;
 pub mod bot;
-pub mod cli;
 pub mod engine;
 pub mod gui;
 pub mod protocol;

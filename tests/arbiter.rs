@@ -88,6 +88,9 @@ fn a_crash_is_recorded_with_the_exit_status_and_last_lines() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
+    // The progress line shows why the engine crashed (its stderr), not its search's lines.
+    let crashed = stdout.lines().find(|l| l.contains(", crash (")).unwrap();
+    assert!(crashed.contains("on stderr: panicked at"), "{crashed}");
     for game in records(&results) {
         assert_eq!(game["termination"], "crash", "{game}");
         let detail = game["detail"].as_str().unwrap();
@@ -730,7 +733,9 @@ fn random_plies_no_game_can_last_are_refused() {
         &tag,
     );
     assert!(
-        stderr.contains("--random-plies 30: no random game of 4x4 lasts 30 plies without ending"),
+        stderr.contains(
+            "random openings of 30 plies: no random game of 4x4 lasts 30 plies without ending"
+        ),
         "{stderr}"
     );
 }

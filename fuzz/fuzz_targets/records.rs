@@ -1,10 +1,10 @@
 //! What --resume and merge read back: result lines (JSON) and PGN. A record that reads is
-//! written as PGN, and that PGN must read back with the same moves; any text given to the PGN
-//! reader gives a game or an error.
+//! written as PGN and as a line again, and both must read back the same; any text given to
+//! the PGN reader gives a game or an error.
 #![no_main]
 
-use konane::arbiter::game::GameRecord;
-use konane::arbiter::{final_board, pgn, progress_line};
+use konane::arbiter::pgn;
+use konane::arbiter::record::GameRecord;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
@@ -13,8 +13,10 @@ fuzz_target!(|text: &str| {
         let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
             continue;
         };
-        let _ = progress_line(&record);
-        if final_board(&record).is_some() {
+        let again = serde_json::to_string(&record).expect("a record that read is written");
+        let reread: GameRecord = serde_json::from_str(&again).expect("and reads back");
+        assert_eq!(reread, record);
+        if record.final_position().is_ok() {
             let written = pgn::pgn(&record, record.id, "fuzz");
             let read = pgn::read(&written).expect("the PGN of a playable record reads back");
             assert_eq!(read.moves, record.moves);

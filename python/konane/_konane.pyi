@@ -267,8 +267,7 @@ class Game:
     opening_plies: int
     move_times_ms: list[int]
     detail: str | None
-    @property
-    def winner_name(self) -> str: ...
+    winner_name: str
 
 class EngineDict(TypedDict, total=False):
     command: Command
@@ -294,8 +293,10 @@ def play_match(
     results: str | PathLike[str] | None = None,
     margin: float = 0.1,
     stall: float = 60.0,
+    on_game: Callable[[Game], object] | None = None,
 ) -> list[Game]:
-    """Plays a match or round robin with the arbiter's tournament runner; one time control."""
+    """Plays a match or round robin with the arbiter's tournament runner; one time control.
+    Prints nothing: ``on_game`` is called with each game as it ends."""
 
 def serve(choose: Callable[[Position, dict[str, Any]], MoveLike], name: str, author: str) -> None:
     """Speaks the protocol on standard input and output for ``choose`` (see ``run_bot``)."""

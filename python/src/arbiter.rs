@@ -5,17 +5,17 @@ use crate::engine::spec_of;
 use crate::rules::rules_of;
 use crate::{error, interruptible};
 use konane::arbiter::check::{self as checks, CheckSettings, Outcome};
-use konane::arbiter::game::{Deadlines, GameRecord, GameRules, TimeControl};
+use konane::arbiter::events::Event;
+use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::OpeningSource;
-use konane::arbiter::results::read_results;
+use konane::arbiter::record::GameRecord;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
-use konane::arbiter::{self as arbiter_run, Config, Ending, process};
+use konane::arbiter::{self as arbiter_run, Config, RunError, process};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -104,6 +104,8 @@ pub struct PyGame {
     white: String,
     /// `black` or `white`.
     winner: String,
+    /// The winning engine's name.
+    winner_name: String,
     /// `normal`, `illegal move ...`, `time forfeit`, `crash` or `stall`.
     termination: String,
     /// The position string the moves start from.
@@ -121,15 +123,6 @@ pub struct PyGame {
 #[pymethods]
 impl PyGame {
     /// The winning engine's name.
-    #[getter]
-    fn winner_name(&self) -> String {
-        if self.winner == "black" {
-            self.black.clone()
-        } else {
-            self.white.clone()
-        }
-    }
-
     fn __repr__(&self) -> String {
         format!(
             "Game({}: {} (Black) vs {} (White), {} wins, {}, {} plies)",
@@ -147,10 +140,11 @@ impl From<GameRecord> for PyGame {
     fn from(record: GameRecord) -> PyGame {
         PyGame {
             id: record.id,
+            winner: record.winner.name().to_string(),
+            winner_name: record.winner_name().to_string(),
+            termination: record.termination.to_string(),
             black: record.black,
             white: record.white,
-            winner: record.winner,
-            termination: record.termination,
             start: record.start,
             moves: record.moves,
             opening_plies: record.opening_plies,
@@ -186,10 +180,11 @@ fn engine_of(py: Python<'_>, engine: &Bound<'_, PyAny>) -> PyResult<EngineSpec> 
 /// runner, and returns its games. Each engine is a command or a dict (see `Engine`); one time
 /// control: `movetime` (seconds), `depth`, `nodes`, or `clock` = (base, increment) seconds.
 /// `random_plies` starts each pair of games from that many random plies; `pgn` and `results`
-/// keep the games in files too. Progress goes to standard output, as the command line's
-/// does. Raises `KonaneError` naming what is wrong with the setup or an engine.
+/// keep the games in files too. It prints nothing: `on_game`, if given, is called with each
+/// `Game` as it ends. Raises `ParseError` for rules that cannot be played and `KonaneError`
+/// naming what is wrong with the setup or an engine.
 #[pyfunction]
-#[pyo3(signature = (engines, *, games = 2, size = "8x8", opening = "traditional", capture = "straight", movetime = None, depth = None, nodes = None, clock = None, concurrency = 1, seed = 1, random_plies = None, pgn = None, results = None, margin = 0.1, stall = 60.0))]
+#[pyo3(signature = (engines, *, games = 2, size = "8x8", opening = "traditional", capture = "straight", movetime = None, depth = None, nodes = None, clock = None, concurrency = 1, seed = 1, random_plies = None, pgn = None, results = None, margin = 0.1, stall = 60.0, on_game = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
@@ -209,6 +204,7 @@ pub fn play_match(
     results: Option<PathBuf>,
     margin: f64,
     stall: f64,
+    on_game: Option<Py<PyAny>>,
 ) -> PyResult<Vec<PyGame>> {
     if engines.len() < 2 {
         return Err(error(
@@ -252,20 +248,6 @@ pub fn play_match(
             "games and concurrency must be at least 1",
         ));
     }
-    // The games come back through a results file: the caller's, or a scratch one.
-    let scratch = results.is_none().then(|| {
-        std::env::temp_dir().join(format!(
-            "konane-match-{}-{}.jsonl",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        ))
-    });
-    let results_path = results
-        .clone()
-        .or(scratch.clone())
-        .expect("one of them is set");
     let config = Config {
         engines: specs,
         format: Format::RoundRobin,
@@ -283,22 +265,28 @@ pub fn play_match(
         },
         openings: random_plies.map_or(OpeningSource::Start, OpeningSource::RandomPlies),
         pgn,
-        results: Some(results_path.clone()),
+        results,
         resume: false,
         sprt: None,
         shard: None,
         log: Log::default(),
-        show_last_board: false,
     };
-    let interrupted = Arc::new(AtomicBool::new(false));
     let stop = AtomicBool::new(false);
+    // Each finished game goes to `on_game` as it ends, on the tournament's thread.
+    let mut report = |event: Event| {
+        if let (Event::GameFinished { record, .. }, Some(on_game)) = (event, &on_game) {
+            Python::attach(|py| {
+                if let Err(error) = on_game.call1(py, (PyGame::from(*record),)) {
+                    error.write_unraisable(py, Some(on_game.bind(py)));
+                }
+            });
+        }
+    };
     let ran = interruptible(py, &stop, || {
         std::thread::scope(|scope| {
-            let flag = interrupted.clone();
-            let tournament = scope.spawn(move || arbiter_run::run(config, flag));
+            let tournament = scope.spawn(|| arbiter_run::run(config, &stop, &mut report));
             while !tournament.is_finished() {
                 if stop.load(Ordering::SeqCst) {
-                    interrupted.store(true, Ordering::SeqCst);
                     process::interrupt();
                 }
                 std::thread::sleep(Duration::from_millis(10));
@@ -308,15 +296,10 @@ pub fn play_match(
             ran
         })
     })?;
-    let read = read_results(&results_path);
-    if let Some(path) = &scratch {
-        let _ = std::fs::remove_file(path);
-    }
     match ran {
-        Ok(Ok(Ending::Complete | Ending::SprtDecided | Ending::Interrupted)) => {}
-        Ok(Err(failure)) => return Err(error(py, "KonaneError", failure.to_string())),
-        Err(_) => return Err(error(py, "KonaneError", "the tournament panicked")),
+        Ok(Ok(summary)) => Ok(summary.records.into_iter().map(PyGame::from).collect()),
+        Ok(Err(RunError::Rules(why))) => Err(error(py, "ParseError", why.to_string())),
+        Ok(Err(failure)) => Err(error(py, "KonaneError", failure.to_string())),
+        Err(_) => Err(error(py, "KonaneError", "the tournament panicked")),
     }
-    let records = read.map_err(|e| error(py, "KonaneError", e))?;
-    Ok(records.into_iter().map(PyGame::from).collect())
 }

@@ -3,13 +3,12 @@
 
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
-use konane::arbiter::game::{
-    Asked, Clocks, Deadlines, GameRules, Seat, Termination, TimeControl, ask,
-};
+use konane::arbiter::game::{Asked, Clocks, Deadlines, GameRules, Seat, TimeControl, ask};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::Opening;
 use konane::arbiter::options::{EngineOption, check_value};
 use konane::arbiter::preflight;
+use konane::arbiter::record::Termination;
 use konane::arbiter::spec::EngineSpec;
 use konane::rules::{Position, Rules};
 use pyo3::prelude::*;

@@ -63,3 +63,23 @@ def test_a_crash_in_a_match_is_a_recorded_loss(engine_path, fixture_command):
     assert len(games) == 2 and crashed
     assert all(g.detail.startswith("it exited (exit code 4)") for g in crashed)
     assert survivors(tag) == []
+
+
+def test_a_match_on_rules_that_cannot_be_played_raises_the_position_error(engine_path):
+    with pytest.raises(konane.ParseError) as position_error:
+        konane.Position("9x9")
+    for extra in ({}, {"random_plies": 4}):
+        with pytest.raises(konane.ParseError) as match_error:
+            konane.play_match([engine_path, engine_path], games=2, size="9x9", depth=1, **extra)
+        assert str(match_error.value) == str(position_error.value)
+
+
+def test_a_match_prints_nothing_and_reports_each_game_as_it_ends(engine_path, capfd):
+    seen = []
+    games = konane.play_match(
+        [engine_path, engine_path], games=2, size="6x6", depth=1, on_game=seen.append
+    )
+    assert [g.id for g in seen] == [g.id for g in games] == [1, 2]
+    assert {g.black for g in games} == {"konane-engine", "konane-engine-2"}
+    out, err = capfd.readouterr()
+    assert out == "" and err == "", (out, err)

@@ -4,13 +4,12 @@
 use crate::arbiter::log::Log;
 use crate::arbiter::openings::Opening;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
+use crate::arbiter::record::{GameRecord, GameSetup, Termination};
 use crate::arbiter::spec::EngineSpec;
-use crate::arbiter::tournament::{Shard, TournamentId};
 use crate::rules::Rules;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -54,85 +53,6 @@ pub struct GameRules {
     pub time_control: TimeControl,
     /// Timeouts.
     pub deadlines: Deadlines,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The side to move had no legal move.
-    Normal,
-    /// The loser sent a move that is not legal, or not a move.
-    IllegalMove(String),
-    /// The loser's move came after its clock (plus the margin) ran out.
-    TimeForfeit,
-    /// The loser's process could not start, exited or closed its output.
-    Crash,
-    /// The loser did not answer within the stall bound (or at start-up).
-    Stall,
-}
-
-impl Termination {
-    /// The text written to results and PGN files.
-    pub fn text(&self) -> String {
-        match self {
-            Termination::Normal => "normal".to_string(),
-            Termination::IllegalMove(mv) => format!("illegal move {mv}"),
-            Termination::TimeForfeit => "time forfeit".to_string(),
-            Termination::Crash => "crash".to_string(),
-            Termination::Stall => "stall".to_string(),
-        }
-    }
-}
-
-/// One finished game, as written to the results file (one JSON object a line).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
-    /// The game's number in the schedule, from 1.
-    pub id: usize,
-    /// Black's engine name.
-    pub black: String,
-    /// White's engine name.
-    pub white: String,
-    /// `black` or `white` (empty in the PGN export of a game still in progress).
-    pub winner: String,
-    /// `normal`, `illegal move <text>`, `time forfeit`, `crash` or `stall`.
-    pub termination: String,
-    /// The position string the moves start from.
-    pub start: String,
-    /// Every move from `start`, the opening's included.
-    pub moves: Vec<String>,
-    /// How many of `moves` came from the opening rather than the engines.
-    pub opening_plies: usize,
-    /// Milliseconds each engine move took, in order.
-    pub move_times_ms: Vec<u64>,
-    /// Board size, `WxH`.
-    pub board: String,
-    /// The opening rule.
-    pub opening_rule: String,
-    /// The capture rule.
-    pub capture: String,
-    /// How the loser failed, for a crash or a stall: its exit status or signal and its last
-    /// lines, stderr's included (absent otherwise, and from results files of older versions).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// The tournament the game belongs to (absent from `play`'s games and from results files
-    /// of older versions).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<TournamentId>,
-    /// The slice of the tournament that played it, under `--shard`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-}
-
-impl GameRecord {
-    /// The winner's colour.
-    pub fn winner_color(&self) -> Color {
-        if self.winner == "black" {
-            Color::Black
-        } else {
-            Color::White
-        }
-    }
 }
 
 /// Called with each line an engine sends while it searches, `bestmove` excepted.
@@ -304,13 +224,15 @@ fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> St
     }
 }
 
-/// Plays one game, Black in `seats[0]` and White in `seats[1]`. `None` if `stop` was set first.
+/// Plays one game, Black in `seats[0]` and White in `seats[1]`, showing `on_move` each engine
+/// move as it is played. `None` if `stop` was set first.
 pub fn play(
     id: usize,
     seats: [&mut Seat; 2],
     opening: &Opening,
     game_rules: &GameRules,
     stop: &AtomicBool,
+    on_move: &mut dyn FnMut(Move, Duration),
 ) -> Option<GameRecord> {
     let deadlines = &game_rules.deadlines;
     let rules = game_rules.rules;
@@ -325,25 +247,13 @@ pub fn play(
         moves.push(mv.to_string());
     }
     let [black, white] = seats;
-    let names = [black.launch.name.clone(), white.launch.name.clone()];
-    let record =
-        |winner: Color, termination: Termination, moves: Vec<String>, times: Vec<u64>| GameRecord {
-            id,
-            black: names[0].clone(),
-            white: names[1].clone(),
-            winner: winner.name().to_string(),
-            termination: termination.text(),
-            start: start.clone(),
-            opening_plies: opening.moves.len(),
-            moves,
-            move_times_ms: times,
-            board: format!("{}x{}", rules.width(), rules.height()),
-            opening_rule: rules.opening.to_string(),
-            capture: rules.capture.to_string(),
-            detail: None,
-            tournament: None,
-            shard: None,
-        };
+    let setup = GameSetup {
+        id,
+        players: [black.launch.name.clone(), white.launch.name.clone()],
+        rules,
+        start,
+        opening_plies: opening.moves.len(),
+    };
     let seats = [black, white];
     for (index, color) in [(0, Color::Black), (1, Color::White)] {
         if let Err(termination) = seats[index].ready(deadlines) {
@@ -352,7 +262,7 @@ pub fn play(
                 return None;
             }
             let detail = failure_detail(&termination, seats[index]);
-            let lost = record(color.opponent(), termination, moves, Vec::new());
+            let lost = GameRecord::new(&setup, color.opponent(), termination, moves, Vec::new());
             return Some(GameRecord { detail, ..lost });
         }
     }
@@ -360,7 +270,8 @@ pub fn play(
     let mut times = Vec::new();
     loop {
         if let Some(winner) = position.winner() {
-            return Some(record(winner, Termination::Normal, moves, times));
+            let record = GameRecord::new(&setup, winner, Termination::Normal, moves, times);
+            return Some(record);
         }
         let side = position.side_to_move();
         let seat = &mut *seats[side.index()];
@@ -377,11 +288,12 @@ pub fn play(
                 times.push(took.as_millis() as u64);
                 position.play_unchecked(mv);
                 moves.push(mv.to_string());
+                on_move(mv, took);
             }
             Asked::Lost(termination, took) => {
                 times.extend(took.map(|t| t.as_millis() as u64));
                 let detail = failure_detail(&termination, seat);
-                let lost = record(side.opponent(), termination, moves, times);
+                let lost = GameRecord::new(&setup, side.opponent(), termination, moves, times);
                 return Some(GameRecord { detail, ..lost });
             }
             Asked::Stopped => return None,

@@ -1,6 +1,6 @@
 //! `konane-arbiter merge`: the results files of one tournament's shards read as one run.
 
-use crate::arbiter::game::GameRecord;
+use crate::arbiter::record::GameRecord;
 use crate::arbiter::results::read_results;
 use crate::arbiter::schedule::Schedule;
 use crate::arbiter::standings::Standings;
@@ -14,6 +14,8 @@ pub struct Merged {
     pub identity: TournamentId,
     /// Every game, by number.
     pub records: Vec<GameRecord>,
+    /// What the user should know: the files whose torn last line was skipped.
+    pub warnings: Vec<String>,
 }
 
 /// Reads and checks the results files at `paths`: every game must name the same tournament,
@@ -23,12 +25,20 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     let mut identity: Option<(TournamentId, &Path, Schedule)> = None;
     let mut seen: HashMap<usize, &Path> = HashMap::new();
     let mut records = Vec::new();
+    let mut warnings = Vec::new();
     for path in paths {
         // A missing shard is not an empty one: the merge would quietly count fewer games.
         if let Err(e) = std::fs::metadata(path) {
             return Err(format!("{}: {e}", path.display()));
         }
-        for record in read_results(path)? {
+        let file = read_results(path)?;
+        if file.torn_last_line {
+            warnings.push(format!(
+                "{}: its torn last line (a game being written when the shard stopped) was skipped; --resume that shard to play it again",
+                path.display()
+            ));
+        }
+        for record in file.records {
             let place = format!("{}: game {}", path.display(), record.id);
             let Some(id) = &record.tournament else {
                 return Err(format!(
@@ -63,7 +73,11 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, String> {
     }
     let (identity, _, _) = identity.ok_or("the files hold no games")?;
     records.sort_by_key(|record| record.id);
-    Ok(Merged { identity, records })
+    Ok(Merged {
+        identity,
+        records,
+        warnings,
+    })
 }
 
 /// Why `record` cannot be game `record.id` of tournament `id`, whose schedule is `schedule`,

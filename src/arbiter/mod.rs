@@ -1,8 +1,10 @@
 //! The tournament arbiter: schedules colour-swapped game pairs between engine processes,
-//! plays them on worker threads, and writes every finished game at once.
+//! plays them on worker threads, and writes every finished game at once. [`run`] is the whole
+//! tournament as a library call: it reports to a [`Reporter`](events::Reporter), never prints,
+//! and returns the games it recorded.
 
 pub mod check;
-pub mod command;
+pub mod events;
 pub mod game;
 pub mod log;
 pub mod merge;
@@ -12,6 +14,7 @@ pub mod pgn;
 pub mod play;
 pub mod preflight;
 pub mod process;
+pub mod record;
 pub mod results;
 pub mod schedule;
 pub mod spec;
@@ -20,25 +23,29 @@ pub mod stats;
 pub mod tournament;
 pub mod watchdog;
 
-use crossbeam_channel::unbounded;
-use game::{GameRecord, GameRules, Seat};
+use crate::rules::RulesError;
+use crate::rules::moves::Move;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use events::{Event, GameStart, Notice, Progress, Reporter};
+use game::{GameRules, Seat};
 use log::Log;
 use openings::OpeningSource;
-use pgn::pgn;
-use results::{append, read_results};
+use record::GameRecord;
+use results::read_results;
 use schedule::{Format, Job, Schedule};
 use spec::EngineSpec;
 use standings::Standings;
 use stats::{Sprt, Verdict};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 use tournament::{Shard, TournamentId};
 
 /// Everything a tournament needs.
 pub struct Config {
-    /// The engines; names are made unique.
+    /// The engines; their names must not be empty, and a repeated name gets a number
+    /// (`a`, `a-2`, ...).
     pub engines: Vec<EngineSpec>,
     /// How engines are paired (ignored for two engines).
     pub format: Format,
@@ -52,20 +59,18 @@ pub struct Config {
     pub game_rules: GameRules,
     /// Openings.
     pub openings: OpeningSource,
-    /// `--pgn`.
+    /// A PGN file each finished game is appended to.
     pub pgn: Option<PathBuf>,
-    /// `--results`.
+    /// A results file each finished game is appended to, one JSON line a game.
     pub results: Option<PathBuf>,
-    /// `--resume`.
+    /// Continue the tournament recorded in `results`, replaying no finished game.
     pub resume: bool,
-    /// `--sprt`.
+    /// Stop when this sequential probability ratio test decides (two engines only).
     pub sprt: Option<Sprt>,
-    /// `--shard`: play only this slice of the game pairs.
+    /// Play only this slice of the game pairs.
     pub shard: Option<Shard>,
-    /// `--log`.
+    /// Where every line to and from every engine is logged.
     pub log: Log,
-    /// Draw the final board of the last game played (the demo does).
-    pub show_last_board: bool,
 }
 
 /// How a tournament ended.
@@ -75,48 +80,36 @@ pub enum Ending {
     Complete,
     /// The SPRT decided.
     SprtDecided,
-    /// Interrupted (Ctrl-C or SIGTERM); `--resume` continues it.
+    /// Stopped by its cancellation flag (Ctrl-C); `resume` continues it.
     Interrupted,
 }
 
-/// A finished game in words that read one way: both engines with their colours, then the
-/// winner by name and colour, then how the game ended.
-pub fn progress_line(record: &game::GameRecord) -> String {
-    let (winner, colour) = match record.winner_color() {
-        crate::Color::Black => (&record.black, "Black"),
-        crate::Color::White => (&record.white, "White"),
-    };
-    let mut line = format!(
-        "{} (Black) vs {} (White): {winner} wins as {colour}, {}",
-        record.black, record.white, record.termination
-    );
-    if let Some(detail) = &record.detail {
-        // The whole text is in the results and the PGN; a progress line stays readable.
-        let short: String = detail.chars().take(160).collect();
-        let cut = if short.len() < detail.len() {
-            "..."
-        } else {
-            ""
-        };
-        line += &format!(" ({short}{cut})");
-    }
-    line
-}
-
-/// The last position of a recorded game, drawn, with its position string.
-pub fn final_board(record: &game::GameRecord) -> Option<String> {
-    let opening = record.opening_rule.parse().ok()?;
-    let capture = record.capture.parse().ok()?;
-    let mut position = crate::Position::from_fen(&record.start, opening, capture).ok()?;
-    for text in &record.moves {
-        position.play(text.parse().ok()?).ok()?;
-    }
-    Some(format!("{}{}", position.pretty(), position.fen()))
+/// What a tournament did: how it ended, its games and its standings.
+pub struct Summary {
+    /// How it ended.
+    pub ending: Ending,
+    /// The games this run recorded, in the order they finished (resumed games are not here:
+    /// they are in the results file, and counted in `standings`).
+    pub records: Vec<GameRecord>,
+    /// The standings over every recorded game, resumed ones included.
+    pub standings: Standings,
+    /// The tournament's schedule.
+    pub schedule: Schedule,
+    /// Games recorded, resumed ones included.
+    pub finished: usize,
+    /// Games this run (or shard) plays in all.
+    pub total: usize,
+    /// Games in progress when the run was stopped: not recorded, played again on resume.
+    pub abandoned: usize,
+    /// Games finished after the SPRT decided (they were in progress then).
+    pub after_verdict: usize,
 }
 
 /// Why a tournament could not run or go on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
+    /// Nothing was played: these rules cannot be played (a traditional opening on an odd side).
+    Rules(RulesError),
     /// Nothing was played: the configuration, the results file or an engine is unusable.
     Setup(String),
     /// A finished game could not be written; the tournament stopped there.
@@ -126,10 +119,13 @@ pub enum RunError {
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            RunError::Rules(error) => write!(f, "{error}"),
             RunError::Setup(text) | RunError::Output(text) => f.write_str(text),
         }
     }
 }
+
+impl std::error::Error for RunError {}
 
 /// Reads the games of `config`'s results file into `standings` and `done`, after checking
 /// that each belongs to this tournament (and shard), and repairs what an interruption while
@@ -140,15 +136,18 @@ fn resume(
     identity: &TournamentId,
     standings: &mut Standings,
     done: &mut [bool],
+    reporter: &mut dyn Reporter,
 ) -> Result<(), RunError> {
     let results = config
         .results
         .as_ref()
-        .ok_or(RunError::Setup("--resume needs --results FILE".into()))?;
-    if let Some(warning) = results::repair(results).map_err(RunError::Setup)? {
-        eprintln!("warning: {warning}");
+        .ok_or(RunError::Setup("resuming needs a results file".into()))?;
+    if let Some(repaired) = results::repair(results).map_err(RunError::Setup)? {
+        reporter.report(Event::Notice(Notice::Repaired(repaired)));
     }
-    let records = read_results(results).map_err(RunError::Setup)?;
+    let records = read_results(results)
+        .map_err(|e| RunError::Setup(format!("--results {e}")))?
+        .records;
     for record in &records {
         let valid = record.id >= 1 && record.id <= schedule.total();
         let job = valid.then(|| schedule.job(record.id));
@@ -179,22 +178,52 @@ fn resume(
         done[record.id] = true;
         standings.add(schedule, record);
     }
-    // The PGN is written after the results: it may lack the last games, or end torn.
+    // The PGN is written after the results: it may lack the last games, or end torn, or hold
+    // games whose results line was torn.
     if let Some(pgn_path) = &config.pgn
-        && let Some(warning) = pgn::reconcile(pgn_path, &records).map_err(RunError::Setup)?
+        && let Some(repaired) = pgn::reconcile(pgn_path, &records).map_err(RunError::Setup)?
     {
-        eprintln!("warning: {warning}");
+        reporter.report(Event::Notice(Notice::Repaired(repaired)));
     }
     Ok(())
 }
 
-/// True when the tournament has an SPRT and it has accepted a hypothesis.
-fn sprt_decided(sprt: Option<&Sprt>, standings: &Standings) -> bool {
-    sprt.is_some_and(|sprt| sprt.verdict(standings.pairs[0].llr(sprt)) != Verdict::Continue)
+/// The SPRT's verdict on `standings`, if the tournament has one.
+fn sprt_verdict(sprt: Option<&Sprt>, standings: &Standings) -> Verdict {
+    sprt.map_or(Verdict::Continue, |sprt| {
+        sprt.verdict(standings.pairs[0].llr(sprt))
+    })
 }
 
-/// Runs the tournament, printing progress and the final table to stdout.
-pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, RunError> {
+/// What a worker tells the tournament's thread.
+enum FromWorker {
+    Started(GameStart),
+    Moved(usize, Move, Duration),
+    /// A finished game, or `None` for one abandoned when the run stopped.
+    Finished(Option<Box<GameRecord>>),
+}
+
+/// Checks what can be checked before any engine starts: the rules, the openings, and that both
+/// output files take writing (or one file would get a game the other never does).
+fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
+    let rules = config.game_rules.rules;
+    rules.check_opening().map_err(RunError::Rules)?;
+    config
+        .openings
+        .check(rules, config.seed, pairs)
+        .map_err(RunError::Setup)?;
+    results::check_outputs(config.results.as_deref(), config.pgn.as_deref())
+        .map_err(RunError::Setup)
+}
+
+/// Runs the tournament `config` describes until it ends or `cancel` is set, reporting each
+/// event to `reporter` and writing each finished game to the results and PGN files at once.
+pub fn run(
+    mut config: Config,
+    cancel: &AtomicBool,
+    reporter: &mut dyn Reporter,
+) -> Result<Summary, RunError> {
+    spec::check_names(&config.engines).map_err(RunError::Setup)?;
     spec::make_names_unique(&mut config.engines);
     let schedule = Schedule::new(config.engines.len(), config.format, config.games);
     let names: Vec<String> = config
@@ -202,44 +231,35 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
         .iter()
         .map(|e| e.launch.name.clone())
         .collect();
-    let mut standings = Standings::new(names.clone(), schedule.pairings.len());
+    let mut standings = Standings::new(names, schedule.pairings.len());
     let identity = TournamentId::of(&config);
+    let pairs = schedule.total() / (2 * schedule.pairings.len().max(1));
+    check_setup(&config, pairs)?;
     if config.shard.is_some() && config.sprt.is_some() {
-        crate::say!(
-            "This shard plays its whole slice: the SPRT is for `konane-arbiter merge` to apply to all shards together."
-        );
+        reporter.report(Event::Notice(Notice::ShardIgnoresSprt));
     }
     let mut done = vec![false; schedule.total() + 1];
     if config.resume {
-        resume(&config, &schedule, &identity, &mut standings, &mut done)?;
+        resume(
+            &config,
+            &schedule,
+            &identity,
+            &mut standings,
+            &mut done,
+            reporter,
+        )?;
     } else if let Some(results) = &config.results
-        && results.exists()
-        && std::fs::metadata(results)
-            .map(|m| m.len() > 0)
-            .unwrap_or(false)
+        && std::fs::metadata(results).is_ok_and(|m| m.len() > 0)
     {
         return Err(RunError::Setup(format!(
             "{} already holds results: pass --resume to continue, or another file",
             results.display()
         )));
     }
-    let pairs = schedule.total() / (2 * schedule.pairings.len().max(1));
-    config
-        .openings
-        .check(config.game_rules.rules, config.seed, pairs)
-        .map_err(RunError::Setup)?;
-    // Both output files must take writing before any game, or one file gets a game the other
-    // never does.
-    for (flag, path) in [("--results", &config.results), ("--pgn", &config.pgn)] {
-        if let Some(path) = path {
-            results::check_writable(path)
-                .map_err(|why| RunError::Setup(format!("{flag} {why}")))?;
-        }
-    }
     // A shard never stops for the SPRT: it sees only its slice.
     let sprt = config.sprt.filter(|_| config.shard.is_none());
     // A resumed run whose SPRT had already decided plays nothing more.
-    let decided = sprt_decided(sprt.as_ref(), &standings);
+    let decided = sprt_verdict(sprt.as_ref(), &standings) != Verdict::Continue;
     let mine = |id: &usize| config.shard.is_none_or(|shard| shard.has(*id));
     let remaining: Vec<Job> = (1..=schedule.total())
         .filter(mine)
@@ -247,7 +267,20 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
         .map(|id| schedule.job(id))
         .collect();
     let total = (1..=schedule.total()).filter(mine).count();
-    let mut finished = total - remaining.len();
+    let mut summary = Summary {
+        ending: if decided {
+            Ending::SprtDecided
+        } else {
+            Ending::Complete
+        },
+        records: Vec::new(),
+        standings,
+        finished: total - remaining.len(),
+        total,
+        abandoned: 0,
+        after_verdict: 0,
+        schedule,
+    };
     if !remaining.is_empty() {
         let checked = preflight::check_engines(
             &config.engines,
@@ -255,143 +288,182 @@ pub fn run(mut config: Config, interrupted: Arc<AtomicBool>) -> Result<Ending, R
             &config.game_rules.deadlines,
             &config.log,
         );
-        if process::interrupted() {
-            crate::say!("Interrupted before the first game; --resume continues.");
-            return Ok(Ending::Interrupted);
+        if cancel.load(Ordering::SeqCst) || process::interrupted() {
+            summary.ending = Ending::Interrupted;
+            return Ok(summary);
         }
         checked.map_err(RunError::Setup)?;
     }
+    play_remaining(
+        &config,
+        &identity,
+        sprt,
+        remaining,
+        cancel,
+        reporter,
+        &mut summary,
+    )?;
+    if summary.ending == Ending::Complete && summary.finished < summary.total {
+        summary.ending = Ending::Interrupted;
+    }
+    Ok(summary)
+}
+
+/// Plays the `remaining` games on `config.concurrency` workers, recording each as it ends
+/// into `summary`, until they are all played, the SPRT decides or `cancel` is set.
+fn play_remaining(
+    config: &Config,
+    identity: &TournamentId,
+    sprt: Option<Sprt>,
+    remaining: Vec<Job>,
+    cancel: &AtomicBool,
+    reporter: &mut dyn Reporter,
+    summary: &mut Summary,
+) -> Result<(), RunError> {
     let (job_sender, jobs) = unbounded();
-    for job in &remaining {
-        job_sender.send(*job).expect("receiver alive");
+    for job in remaining {
+        // The receiver is alive: it is `jobs`, just above.
+        let _ = job_sender.send(job);
     }
     drop(job_sender);
-    let (result_sender, results) = unbounded();
+    let (to_tournament, from_workers) = unbounded();
     // `stop` abandons the games in progress (Ctrl-C, an output error); `no_more` only keeps
     // new games from starting (a decided SPRT), so that the games in progress are finished.
-    let stop = Arc::new(AtomicBool::new(false));
-    let no_more = Arc::new(AtomicBool::new(false));
-    let (mut abandoned, mut finished_after_verdict) = (0, 0);
-    let rules = config.game_rules.rules;
-    let mut ending = if decided {
-        Ending::SprtDecided
-    } else {
-        Ending::Complete
-    };
-    let mut last_record = None;
+    let stop = AtomicBool::new(false);
+    let no_more = AtomicBool::new(false);
     std::thread::scope(|scope| -> Result<(), RunError> {
         for _ in 0..config.concurrency.max(1) {
-            let (jobs, result_sender) = (jobs.clone(), result_sender.clone());
-            let (stop, no_more) = (stop.clone(), no_more.clone());
-            let (engines, schedule, config) = (&config.engines, &schedule, &config);
-            scope.spawn(move || {
-                let mut seats: HashMap<usize, Seat> = HashMap::new();
-                while let Ok(job) = jobs.recv() {
-                    // Ctrl-C is seen here at once (`stop` follows within 50 ms): a game begun
-                    // meanwhile would end at once and be counted as abandoned.
-                    let stopping = stop.load(Ordering::SeqCst) || process::interrupted();
-                    if stopping || no_more.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let (black, white) = schedule.colours(job);
-                    for index in [black, white] {
-                        seats.entry(index).or_insert_with(|| {
-                            Seat::new(&engines[index], rules, config.log.clone())
-                        });
-                    }
-                    let opening = config.openings.for_pair(rules, config.seed, job.pair);
-                    let mut black_seat = seats.remove(&black).expect("inserted above");
-                    let white_seat = seats.get_mut(&white).expect("inserted above");
-                    let record = game::play(
-                        job.id,
-                        [&mut black_seat, white_seat],
-                        &opening,
-                        &config.game_rules,
-                        &stop,
-                    );
-                    seats.insert(black, black_seat);
-                    // A game that did not end was stopped: this worker takes no more.
-                    let stopped = record.is_none();
-                    if result_sender.send(record).is_err() || stopped {
-                        break;
-                    }
-                }
-                for seat in seats.values_mut() {
-                    seat.shut_down();
-                }
-            });
+            let (jobs, to_tournament) = (jobs.clone(), to_tournament.clone());
+            let (stop, no_more, schedule) = (&stop, &no_more, &summary.schedule);
+            scope.spawn(move || worker(config, schedule, &jobs, &to_tournament, stop, no_more));
         }
-        drop(result_sender);
+        drop(to_tournament);
         loop {
-            if interrupted.load(Ordering::SeqCst) {
+            if cancel.load(Ordering::SeqCst) {
                 stop.store(true, Ordering::SeqCst);
-                ending = Ending::Interrupted;
+                summary.ending = Ending::Interrupted;
             }
-            let record = match results.recv_timeout(std::time::Duration::from_millis(50)) {
-                Ok(Some(record)) => record,
-                Ok(None) => {
-                    abandoned += 1;
-                    continue;
-                }
+            let message = match from_workers.recv_timeout(Duration::from_millis(50)) {
+                Ok(message) => message,
                 Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             };
-            let record = GameRecord {
-                tournament: Some(identity.clone()),
-                shard: config.shard,
-                ..record
+            let record = match message {
+                FromWorker::Started(start) => {
+                    reporter.report(Event::GameStarted(start));
+                    continue;
+                }
+                FromWorker::Moved(id, mv, took) => {
+                    reporter.report(Event::Moved { id, mv, took });
+                    continue;
+                }
+                FromWorker::Finished(None) => {
+                    summary.abandoned += 1;
+                    continue;
+                }
+                FromWorker::Finished(Some(record)) => GameRecord {
+                    tournament: Some(identity.clone()),
+                    shard: config.shard,
+                    ..*record
+                },
             };
-            let json =
-                serde_json::to_string(&record).map_err(|e| RunError::Output(e.to_string()))?;
-            if let Err(error) = append(&config.results, &(json + "\n"))
-                .and_then(|_| append(&config.pgn, &pgn(&record, record.id, pgn::EVENT)))
-            {
+            if let Err(error) = results::write_game(
+                config.results.as_deref(),
+                config.pgn.as_deref(),
+                &record,
+                pgn::EVENT,
+            ) {
                 stop.store(true, Ordering::SeqCst);
                 return Err(RunError::Output(error));
             }
-            standings.add(&schedule, &record);
-            finished += 1;
-            last_record = Some(record.clone());
-            crate::say!("{finished}/{total}  {}", progress_line(&record));
-            if ending == Ending::SprtDecided {
-                finished_after_verdict += 1;
-            } else if sprt_decided(sprt.as_ref(), &standings) && ending == Ending::Complete {
-                ending = Ending::SprtDecided;
-                no_more.store(true, Ordering::SeqCst);
+            summary.standings.add(&summary.schedule, &record);
+            summary.finished += 1;
+            let progress = Progress {
+                finished: summary.finished,
+                total: summary.total,
+            };
+            summary.records.push(record.clone());
+            reporter.report(Event::GameFinished {
+                record: Box::new(record),
+                progress,
+            });
+            if summary.ending == Ending::SprtDecided {
+                summary.after_verdict += 1;
+            } else if summary.ending == Ending::Complete {
+                let verdict = sprt_verdict(sprt.as_ref(), &summary.standings);
+                if verdict != Verdict::Continue {
+                    summary.ending = Ending::SprtDecided;
+                    no_more.store(true, Ordering::SeqCst);
+                    reporter.report(Event::SprtDecided {
+                        verdict,
+                        games: summary.finished,
+                    });
+                }
             }
         }
         Ok(())
-    })?;
-    if ending == Ending::Complete && finished < total {
-        ending = Ending::Interrupted;
-    }
-    match ending {
-        Ending::Interrupted => {
-            crate::say!("\nInterrupted after {finished} of {total} games; --resume continues.");
-            if abandoned > 0 {
-                crate::say!(
-                    "{abandoned} games in progress were abandoned, not recorded: --resume plays them again."
-                );
-            }
+    })
+}
+
+/// One worker: takes games from `jobs` and plays them with its own engine processes (started
+/// once, kept between games), telling the tournament's thread what happens.
+fn worker(
+    config: &Config,
+    schedule: &Schedule,
+    jobs: &Receiver<Job>,
+    to_tournament: &Sender<FromWorker>,
+    stop: &AtomicBool,
+    no_more: &AtomicBool,
+) {
+    let rules = config.game_rules.rules;
+    let mut seats: HashMap<usize, Seat> = HashMap::new();
+    while let Ok(job) = jobs.recv() {
+        // Ctrl-C is seen here at once (`stop` follows within 50 ms): a game begun meanwhile
+        // would end at once and be counted as abandoned.
+        let stopping = stop.load(Ordering::SeqCst) || process::interrupted();
+        if stopping || no_more.load(Ordering::SeqCst) {
+            break;
         }
-        Ending::SprtDecided => {
-            let decided_at = finished - finished_after_verdict;
-            crate::say!("\nThe SPRT decided after {decided_at} games.");
-            if finished_after_verdict > 0 {
-                crate::say!(
-                    "The {finished_after_verdict} games then in progress were finished; they are recorded and counted below."
-                );
-            }
+        let (black, white) = schedule.colours(job);
+        for index in [black, white] {
+            seats
+                .entry(index)
+                .or_insert_with(|| Seat::new(&config.engines[index], rules, config.log.clone()));
         }
-        Ending::Complete => crate::say!("\nFinished {finished} games."),
+        let opening = config.openings.for_pair(rules, config.seed, job.pair);
+        let (Some(mut black_seat), Some(mut white_seat)) =
+            (seats.remove(&black), seats.remove(&white))
+        else {
+            break; // both were inserted just above
+        };
+        let players = [
+            black_seat.launch.name.clone(),
+            white_seat.launch.name.clone(),
+        ];
+        let _ = to_tournament.send(FromWorker::Started(GameStart {
+            id: job.id,
+            players,
+        }));
+        let record = game::play(
+            job.id,
+            [&mut black_seat, &mut white_seat],
+            &opening,
+            &config.game_rules,
+            stop,
+            &mut |mv, took| {
+                let _ = to_tournament.send(FromWorker::Moved(job.id, mv, took));
+            },
+        );
+        seats.insert(black, black_seat);
+        seats.insert(white, white_seat);
+        // A game that did not end was stopped: this worker takes no more.
+        let stopped = record.is_none();
+        let finished = FromWorker::Finished(record.map(Box::new));
+        if to_tournament.send(finished).is_err() || stopped {
+            break;
+        }
     }
-    crate::say_on!("{}", standings.table(&schedule, config.sprt.as_ref()));
-    if config.show_last_board
-        && let Some(record) = last_record
-        && let Some(board) = final_board(&record)
-    {
-        crate::say!("\nThe final position of game {}:", record.id);
-        crate::say!("{}\n{}", progress_line(&record), board);
+    for seat in seats.values_mut() {
+        seat.shut_down();
     }
-    Ok(ending)
 }

@@ -128,7 +128,7 @@ impl OpeningSource {
         for pair in 0..pairs {
             if random_opening(rules, *plies, pair_seed(seed, pair)).is_none() {
                 return Err(format!(
-                    "--random-plies {plies}: no random game of {}x{} lasts {plies} plies without ending (game pair {} tried 1000 times); give fewer plies",
+                    "random openings of {plies} plies: no random game of {}x{} lasts {plies} plies without ending (game pair {} tried 1000 times); give fewer plies",
                     rules.width(),
                     rules.height(),
                     pair + 1

@@ -1,57 +1,64 @@
 //! Games as PGN text.
 
-use crate::arbiter::game::GameRecord;
+use crate::arbiter::record::{GameRecord, Played};
 use crate::rules::Rules;
 use crate::rules::position::Position;
+use crate::rules::square::Color;
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::Write;
 use std::path::Path;
 
 /// The `Event` tag of the arbiter's games.
 pub const EVENT: &str = "konane-arbiter";
 
-/// The PGN text of one game. `Result` follows the PGN convention: `1-0` is a win for White;
-/// a game still in progress (its `winner` empty) has `*`.
+/// The PGN text of one finished game, numbered `round` of `event`. `Result` follows the PGN
+/// convention: `1-0` is a win for White.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
-    pgn_with_variations(record, round, event, &[], &[])
+    pgn_with_variations(&PgnGame::of(record, round, event), &[], &[])
 }
 
-/// The PGN `Site`: the machine the game was played on, `?` when it has no name.
-fn site() -> String {
-    nix::unistd::gethostname()
-        .ok()
-        .and_then(|name| name.into_string().ok())
-        .filter(|name| !name.is_empty())
-        .unwrap_or_else(|| "?".to_string())
+/// What the PGN of one game says: a finished game's record, or a game still going on or
+/// stopped without a result (the GUI's).
+#[derive(Clone, Debug)]
+pub struct PgnGame<'a> {
+    /// The `Event` tag.
+    pub event: &'a str,
+    /// The `Round` tag.
+    pub round: usize,
+    /// Black's name, then White's.
+    pub players: [&'a str; 2],
+    /// The winner; `None` writes `*`.
+    pub winner: Option<Color>,
+    /// The `Termination` tag.
+    pub termination: String,
+    /// The `Board`, `Opening` and `Capture` tags.
+    pub rules: Rules,
+    /// The position string the moves start from (a `FEN` tag when it is not the full board).
+    pub start: &'a str,
+    /// The main line.
+    pub moves: &'a [String],
+    /// The `Date` and `Site` tags (`????.??.??` and `?` when unknown).
+    pub played: Option<&'a Played>,
+    /// How the loser failed, as a comment after the last move.
+    pub detail: Option<&'a str>,
 }
 
-/// The PGN `Date`: today in UTC, `YYYY.MM.DD`.
-fn today() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (year, month, day) = civil_date(seconds / 86_400);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's days-to-civil).
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
-    };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+impl<'a> PgnGame<'a> {
+    /// The PGN of `record`, numbered `round` of `event`.
+    pub fn of(record: &'a GameRecord, round: usize, event: &'a str) -> PgnGame<'a> {
+        PgnGame {
+            event,
+            round,
+            players: [&record.black, &record.white],
+            winner: Some(record.winner),
+            termination: record.termination.to_string(),
+            rules: record.rules,
+            start: &record.start,
+            moves: &record.moves,
+            played: record.played.as_ref(),
+            detail: record.detail.as_deref(),
+        }
+    }
 }
 
 /// Moves played instead of move `at` (counted from 0) of a line, with their own variations.
@@ -69,18 +76,14 @@ pub struct Variation {
 /// variations, in parentheses) and `after_end`: lines tried from its last position, which
 /// replace no move and are written as comments.
 pub fn pgn_with_variations(
-    record: &GameRecord,
-    round: usize,
-    event: &str,
+    game: &PgnGame,
     variations: &[Variation],
     after_end: &[Vec<String>],
 ) -> String {
-    let result = match record.winner.as_str() {
-        "" => "*",
-        _ => match record.winner_color() {
-            crate::Color::White => "1-0",
-            crate::Color::Black => "0-1",
-        },
+    let result = match game.winner {
+        None => "*",
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
     };
     let mut text = String::new();
     let mut tag = |name: &str, value: &str| {
@@ -89,26 +92,30 @@ pub fn pgn_with_variations(
             value.replace('\\', "\\\\").replace('"', "\\\"")
         );
     };
-    tag("Event", event);
-    tag("Site", &site());
-    tag("Date", &today());
-    tag("Round", &round.to_string());
-    tag("Black", &record.black);
-    tag("White", &record.white);
+    let rules = game.rules;
+    tag("Event", game.event);
+    tag("Site", game.played.map_or("?", |played| &played.site));
+    tag(
+        "Date",
+        game.played.map_or("????.??.??", |played| &played.date),
+    );
+    tag("Round", &game.round.to_string());
+    tag("Black", game.players[0]);
+    tag("White", game.players[1]);
     tag("Result", result);
-    tag("Board", &record.board);
-    tag("Opening", &record.opening_rule);
-    tag("Capture", &record.capture);
-    if standard_start(&record.board).as_deref() != Some(record.start.as_str()) {
-        tag("FEN", &record.start);
+    tag("Board", &format!("{}x{}", rules.width(), rules.height()));
+    tag("Opening", rules.opening.name());
+    tag("Capture", rules.capture.name());
+    if full_board(rules).as_deref() != Some(game.start) {
+        tag("FEN", game.start);
     }
-    tag("Termination", &record.termination);
+    tag("Termination", &game.termination);
     text.push('\n');
-    let first_ply = if record.start.ends_with(" b") { 0 } else { 1 };
+    let first_ply = if game.start.ends_with(" b") { 0 } else { 1 };
     let mut words = Vec::new();
     let main = Variation {
         at: 0,
-        moves: record.moves.clone(),
+        moves: game.moves.to_vec(),
         variations: variations.to_vec(),
     };
     movetext(&main, first_ply, &mut words);
@@ -116,10 +123,10 @@ pub fn pgn_with_variations(
         let tried = line.join(" ");
         words.push(format!("{{then {tried}}}"));
     }
-    if let Some(detail) = &record.detail {
+    if let Some(detail) = game.detail {
         // A comment ends at the first `}`: the engine's own words must not end it early.
         let text = detail.replace(['{', '}'], "");
-        words.push(format!("{{{}: {text}}}", record.termination));
+        words.push(format!("{{{}: {text}}}", game.termination));
     }
     words.push(result.to_string());
     // Wrap at 80 columns, as PGN readers expect.
@@ -258,8 +265,10 @@ pub fn read(text: &str) -> Result<ReadGame, String> {
 }
 
 /// Brings the PGN file at `path` into agreement with the results file's `records` after an
-/// interruption: a torn last game is cut off, and every recorded game the PGN lacks (it is
-/// written after the results) is appended. Returns what was done, when anything was.
+/// interruption: the PGN is written after the results, so it may end in a torn game, lack the
+/// last games, or hold a game whose results line was torn (and which is played again). The
+/// PGN keeps exactly one game per record, in its order, the missing ones appended. Returns
+/// what was done, when anything was.
 pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, String> {
     let named = |e: std::io::Error| format!("--pgn {}: {e}", path.display());
     let text = match std::fs::read_to_string(path) {
@@ -269,40 +278,61 @@ pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, 
     };
     // Every game ends with its result and a blank line; whatever follows the last such end
     // is a game torn in the writing.
-    let kept = ["1-0\n\n", "0-1\n\n"]
+    let whole = ["1-0\n\n", "0-1\n\n"]
         .iter()
         .filter_map(|end| text.rfind(end).map(|i| i + end.len()))
         .max()
         .unwrap_or(0);
-    let rounds: HashSet<usize> = text[..kept]
-        .lines()
-        .filter_map(|line| line.strip_prefix("[Round \""))
-        .filter_map(|rest| rest.trim_end_matches("\"]").parse().ok())
+    let recorded: HashSet<usize> = records.iter().map(|record| record.id).collect();
+    let mut kept_rounds = HashSet::new();
+    let mut kept = String::new();
+    let mut dropped = 0;
+    for game in split_games(&text[..whole]) {
+        let round = game
+            .lines()
+            .find_map(|line| line.strip_prefix("[Round \""))
+            .and_then(|rest| rest.trim_end_matches("\"]").parse::<usize>().ok());
+        match round {
+            Some(round) if recorded.contains(&round) && kept_rounds.insert(round) => {
+                kept += game;
+            }
+            _ => dropped += 1,
+        }
+    }
+    let missing: Vec<&GameRecord> = records
+        .iter()
+        .filter(|r| !kept_rounds.contains(&r.id))
         .collect();
-    let missing: Vec<&GameRecord> = records.iter().filter(|r| !rounds.contains(&r.id)).collect();
-    if kept == text.len() && missing.is_empty() {
+    let torn = whole < text.len();
+    if !torn && dropped == 0 && missing.is_empty() {
         return Ok(None);
     }
-    let file = File::options()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(named)?;
-    file.set_len(kept as u64).map_err(named)?;
     for record in &missing {
-        (&file)
-            .write_all(pgn(record, record.id, EVENT).as_bytes())
-            .map_err(named)?;
+        kept += &pgn(record, record.id, EVENT);
     }
-    file.sync_data().map_err(named)?;
+    // Written beside it, then renamed over it: an interruption now loses nothing.
+    let fresh = path.with_extension("pgn.partial");
+    std::fs::write(&fresh, &kept)
+        .and_then(|_| File::open(&fresh)?.sync_all())
+        .and_then(|_| std::fs::rename(&fresh, path))
+        .map_err(named)?;
     let mut done = Vec::new();
-    if kept < text.len() {
+    if torn {
         done.push("a torn last game was removed".to_string());
+    }
+    if dropped > 0 {
+        done.push(format!(
+            "{dropped} game{} the results file does not hold {} removed",
+            plural(dropped),
+            if dropped == 1 { "was" } else { "were" }
+        ));
     }
     if !missing.is_empty() {
         done.push(format!(
-            "{} recorded games it lacked were added",
-            missing.len()
+            "{} recorded game{} it lacked {} added",
+            missing.len(),
+            plural(missing.len()),
+            if missing.len() == 1 { "was" } else { "were" }
         ));
     }
     Ok(Some(format!(
@@ -312,9 +342,27 @@ pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, 
     )))
 }
 
-/// The start position string of a board written `WxH`.
-fn standard_start(board: &str) -> Option<String> {
-    let rules = Rules::default().with_size_text(board).ok()?;
+/// `s` for a count other than one.
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// The games of PGN `text` written by [`pgn`], each from its `[Event` tag on.
+fn split_games(text: &str) -> Vec<&str> {
+    let mut starts: Vec<usize> = text
+        .match_indices("[Event \"")
+        .map(|(at, _)| at)
+        .filter(|&at| at == 0 || text[..at].ends_with('\n'))
+        .collect();
+    if starts.first() != Some(&0) && !text.trim().is_empty() {
+        starts.insert(0, 0);
+    }
+    starts.push(text.len());
+    starts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+/// The position string of the full board under `rules`, before any removal.
+fn full_board(rules: Rules) -> Option<String> {
     let any = Rules::new(
         rules.width().into(),
         rules.height().into(),
@@ -329,29 +377,31 @@ fn standard_start(board: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn record(moves: &[&str]) -> GameRecord {
-        GameRecord {
-            id: 1,
-            black: "b".into(),
-            white: "w".into(),
-            winner: String::new(),
+    /// A game going on, after `moves`.
+    fn going_on<'a>(moves: &'a [String], start: &'a str) -> PgnGame<'a> {
+        PgnGame {
+            event: "test",
+            round: 1,
+            players: ["b", "w"],
+            winner: None,
             termination: "unterminated".into(),
-            start: Position::start(Rules::default()).unwrap().fen(),
-            moves: moves.iter().map(|m| m.to_string()).collect(),
-            opening_plies: 0,
-            move_times_ms: Vec::new(),
-            board: "8x8".into(),
-            opening_rule: "traditional".into(),
-            capture: "straight".into(),
+            rules: Rules::default(),
+            start,
+            moves,
+            played: None,
             detail: None,
-            tournament: None,
-            shard: None,
         }
+    }
+
+    fn texts(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| m.to_string()).collect()
     }
 
     #[test]
     fn variations_are_written_in_parentheses_and_read_past() {
-        let game = record(&["d5", "e5", "f5d5", "c5e5"]);
+        let start = Position::start(Rules::default()).unwrap().fen();
+        let moves = texts(&["d5", "e5", "f5d5", "c5e5"]);
+        let game = going_on(&moves, &start);
         let variation = Variation {
             at: 2,
             moves: vec!["c4c6".into(), "e5c5".into()],
@@ -361,7 +411,7 @@ mod tests {
                 variations: Vec::new(),
             }],
         };
-        let text = pgn_with_variations(&game, 1, "test", &[variation], &[vec!["b5d5".into()]]);
+        let text = pgn_with_variations(&game, &[variation], &[vec!["b5d5".into()]]);
         assert!(
             text.contains("1. d5 e5 2. f5d5 (2. c4c6 e5c5 (2... f4d4)) 2... c5e5 {then b5d5} *"),
             "{text}"
@@ -382,22 +432,32 @@ mod tests {
     }
 
     #[test]
-    fn dates_are_the_calendar_dates() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-        assert_eq!(civil_date(20_781), (2026, 11, 24));
-        let text = pgn(&record(&["d5"]), 1, "test");
-        assert!(text.contains("[Date \""), "{text}");
-        assert!(text.contains("[Site \""), "{text}");
+    fn each_game_keeps_its_own_date_and_site() {
+        let start = Position::start(Rules::default()).unwrap().fen();
+        let moves = texts(&["d5"]);
+        let played = Played {
+            date: "2020.01.02".into(),
+            site: "far".into(),
+        };
+        let text = pgn_with_variations(
+            &PgnGame {
+                played: Some(&played),
+                ..going_on(&moves, &start)
+            },
+            &[],
+            &[],
+        );
+        assert!(text.contains("[Date \"2020.01.02\"]"), "{text}");
+        assert!(text.contains("[Site \"far\"]"), "{text}");
+        let unknown = pgn_with_variations(&going_on(&moves, &start), &[], &[]);
+        assert!(unknown.contains("[Date \"????.??.??\"]"), "{unknown}");
     }
 
     #[test]
     fn without_variations_the_text_is_as_before() {
-        let game = record(&["d5", "e5"]);
-        assert!(
-            pgn(&game, 1, "test").ends_with("\n\n1. d5 e5 *\n\n"),
-            "{}",
-            pgn(&game, 1, "test")
-        );
+        let start = Position::start(Rules::default()).unwrap().fen();
+        let moves = texts(&["d5", "e5"]);
+        let text = pgn_with_variations(&going_on(&moves, &start), &[], &[]);
+        assert!(text.ends_with("\n\n1. d5 e5 *\n\n"), "{text}");
     }
 }

@@ -3,11 +3,11 @@
 //! forfeit), the engine keeps its time control, and the finished game is recorded like any
 //! other.
 
-use crate::arbiter::game::{self, Asked, Clocks, GameRecord, GameRules, Seat, Termination};
+use crate::arbiter::game::{self, Asked, Clocks, GameRules, Seat};
 use crate::arbiter::log::Log;
 use crate::arbiter::openings::Opening;
-use crate::arbiter::pgn::pgn;
-use crate::arbiter::results::{append, count_records};
+use crate::arbiter::record::{GameRecord, GameSetup, Termination};
+use crate::arbiter::results::{check_outputs, read_results, write_game};
 use crate::arbiter::spec::EngineSpec;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -57,11 +57,11 @@ fn read_typed(line: &str) -> Result<Typed, String> {
         "quit" | "exit" => Typed::Quit,
         "help" | "?" => Typed::Help,
         // Squares may be typed in capitals: D5, F5D5.
-        lower => Typed::Move(
-            lower
-                .parse()
-                .map_err(|e| format!("'{text}' is not a move: {e}"))?,
-        ),
+        lower => Typed::Move(lower.parse().map_err(|e| {
+            // Control characters are shown escaped, never sent raw to the terminal.
+            let shown: String = text.chars().flat_map(char::escape_debug).collect();
+            format!("'{shown}' is not a move: {e}")
+        })?),
     })
 }
 
@@ -140,7 +140,17 @@ pub fn play(
     interrupted: &AtomicBool,
 ) -> Result<Option<GameRecord>, String> {
     let rules = settings.game_rules.rules;
+    rules.check_opening().map_err(|e| e.to_string())?;
     let mut position = Position::start(rules).map_err(|e| e.to_string())?;
+    // The files must take the game before it is played, not lose it after.
+    check_outputs(settings.results.as_deref(), settings.pgn.as_deref())?;
+    let id = match &settings.results {
+        Some(path) => {
+            let held = read_results(path).map_err(|e| format!("--results {e}"))?;
+            held.records.len() + 1
+        }
+        None => 1,
+    };
     let start = position.fen();
     let opening = Opening {
         fen: None,
@@ -150,9 +160,8 @@ pub fn play(
     let mut seat = Seat::new(spec, rules, settings.log.clone());
     if let Err(termination) = seat.ready(&settings.game_rules.deadlines) {
         return Err(format!(
-            "engine '{}' could not be made ready: {}",
+            "engine '{}' could not be made ready: {termination}",
             spec.launch.name,
-            termination.text()
         ));
     }
     let engine_name = spec.launch.name.clone();
@@ -295,31 +304,21 @@ pub fn play(
         _ => None,
     };
     seat.shut_down();
-    let id = match &settings.results {
-        Some(path) => count_records(path)? + 1,
-        None => 1,
+    let setup = GameSetup {
+        id,
+        players: names.clone(),
+        rules,
+        start,
+        opening_plies: 0,
     };
     let record = GameRecord {
-        id,
-        black: names[0].clone(),
-        white: names[1].clone(),
-        winner: winner.name().to_string(),
-        termination: termination.text(),
-        start,
-        moves,
-        opening_plies: 0,
-        move_times_ms: times,
-        board: format!("{}x{}", rules.width(), rules.height()),
-        opening_rule: rules.opening.to_string(),
-        capture: rules.capture.to_string(),
         detail: detail.clone(),
-        tournament: None,
-        shard: None,
+        ..GameRecord::new(&setup, winner, termination.clone(), moves, times)
     };
     let winner_name = &names[winner.index()];
     let how = match &termination {
         Termination::Normal => format!("{} has no move", title(winner.opponent())),
-        other => format!("{engine_name} lost by {}", other.text()),
+        other => format!("{engine_name} lost by {other}"),
     };
     let detail = detail.map(|text| format!(" ({text})")).unwrap_or_default();
     say(
@@ -330,11 +329,11 @@ pub fn play(
         ),
     );
     say(out, &format!("Moves: {}", record.moves.join(" ")));
-    let json = serde_json::to_string(&record).map_err(|e| e.to_string())?;
-    append(&settings.results, &(json + "\n"))?;
-    append(
-        &settings.pgn,
-        &pgn(&record, record.id, "konane-arbiter play"),
+    write_game(
+        settings.results.as_deref(),
+        settings.pgn.as_deref(),
+        &record,
+        "konane-arbiter play",
     )?;
     let written: Vec<String> = [&settings.results, &settings.pgn]
         .into_iter()

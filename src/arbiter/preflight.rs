@@ -52,7 +52,7 @@ fn check_one(
 ) -> Result<Vec<EngineOption>, String> {
     let what = format!("engine '{}' ({}) ", spec.launch.name, spec.command_line());
     let mut process = EngineProcess::start(&spec.launch, log.clone())
-        .map_err(|cause| format!("{what}could not start: {cause}{}", start_hint(spec)))?;
+        .map_err(|cause| format!("{what}could not start: {cause}"))?;
     match process.handshake(&spec.protocol, &spec.options_for(rules), timeout) {
         Ok(announced) => {
             process.shut_down(Duration::from_millis(500));
@@ -68,23 +68,4 @@ fn check_one(
             process.explain(&failure, timeout)
         )),
     }
-}
-
-/// What a user most likely meant by a command that could not start: a program in the current
-/// folder (which needs `./`), or arguments written into `cmd=` (which go in `arg=`).
-fn start_hint(spec: &EngineSpec) -> String {
-    let command = &spec.launch.command;
-    if command.contains(' ') {
-        let mut words = command.split_whitespace();
-        let program = words.next().unwrap_or("");
-        let args: Vec<String> = words.map(|w| format!("arg={w}")).collect();
-        return format!(
-            " (cmd= is one program: for arguments write cmd={program} {})",
-            args.join(" ")
-        );
-    }
-    if !command.contains('/') && std::path::Path::new(command).is_file() {
-        return format!(" (there is a {command} in the current folder: write cmd=./{command})");
-    }
-    String::new()
 }

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 /// The longest line an engine may send; anything longer is cut (and so not protocol).
 const MAX_LINE: usize = 64 * 1024;
 
-/// How many of an engine's last output lines (stdout and stderr) are kept for error messages.
+/// How many of an engine's last lines of each stream are kept for error messages.
 const RECENT_LINES: usize = 8;
 
-/// The last lines an engine wrote, stderr's marked, for error messages.
+/// The last lines an engine wrote on one stream, for error messages.
 #[derive(Clone, Default)]
 struct Recent(Arc<Mutex<VecDeque<String>>>);
 
@@ -38,6 +38,42 @@ impl Recent {
         let lines = self.0.lock().unwrap_or_else(|poison| poison.into_inner());
         lines.iter().cloned().collect()
     }
+}
+
+/// What most likely went wrong when `launch` could not be started: a program in the current
+/// folder (which needs `./`), arguments written into `cmd=` (they go in `arg=`), a folder, or
+/// a file that may not be run. Empty when there is no better guess than the system's error.
+fn start_hint(launch: &Launch) -> String {
+    let command = &launch.command;
+    let path = std::path::Path::new(command);
+    if command.trim().is_empty() {
+        return " (cmd= is empty: name the engine's program)".to_string();
+    }
+    if command.contains(' ') && !path.exists() {
+        let mut words = command.split_whitespace();
+        let program = words.next().unwrap_or("");
+        let args: Vec<String> = words.map(|w| format!("arg={w}")).collect();
+        return format!(
+            " (cmd= is one program: for arguments write cmd={program} {})",
+            args.join(" ")
+        );
+    }
+    if path.is_dir() {
+        return format!(" ({command} is a folder: name the engine's program in it)");
+    }
+    if !command.contains('/') && path.is_file() {
+        return format!(" (there is a {command} in the current folder: write cmd=./{command})");
+    }
+    let executable = std::fs::metadata(path).is_ok_and(|m| {
+        use std::os::unix::fs::PermissionsExt;
+        m.permissions().mode() & 0o111 != 0
+    });
+    if path.is_file() && !executable {
+        return format!(
+            " ({command} may not be run: make it executable (chmod +x {command}), or name its interpreter, as cmd=python3 arg={command})"
+        );
+    }
+    String::new()
 }
 
 /// Reads `source` line by line (each cut at [`MAX_LINE`] bytes, decoded leniently) until it
@@ -144,6 +180,7 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Received>,
     recent: Recent,
+    recent_stderr: Recent,
     /// Set once everything the engine wrote on stderr has been read.
     stderr_closed: Arc<AtomicBool>,
     name: String,
@@ -169,9 +206,12 @@ impl EngineProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", launch.command))?;
+            .map_err(|e| {
+                let hint = start_hint(launch);
+                format!("cannot start '{}': {e}{hint}", launch.command)
+            })?;
         watchdog::guard(child.id());
-        let recent = Recent::default();
+        let (recent, recent_stderr) = (Recent::default(), Recent::default());
         let stdout = child.stdout.take().expect("stdout was piped");
         let (sender, lines) = unbounded();
         let stdout_recent = recent.clone();
@@ -186,14 +226,14 @@ impl EngineProcess {
         // Each process has its own tag in the log, `name#pid`: two processes of one engine
         // (under --concurrency) are told apart.
         let name = format!("{}#{}", launch.name, child.id());
-        let (stderr_recent, stderr_log) = (recent.clone(), log.clone());
+        let (stderr_recent, stderr_log) = (recent_stderr.clone(), log.clone());
         let stderr_name = name.clone();
         let stderr_closed = Arc::new(AtomicBool::new(false));
         let closed = stderr_closed.clone();
         std::thread::spawn(move || {
             read_lines(stderr, |line| {
                 stderr_log.line(&stderr_name, '!', &line);
-                stderr_recent.push(format!("stderr: {line}"));
+                stderr_recent.push(line);
                 true
             });
             closed.store(true, Ordering::SeqCst);
@@ -204,15 +244,11 @@ impl EngineProcess {
             stdin,
             lines,
             recent,
+            recent_stderr,
             stderr_closed,
             name,
             log,
         })
-    }
-
-    /// The last lines the engine wrote (stdout and stderr, the latter marked `stderr: `).
-    pub fn recent_lines(&self) -> Vec<String> {
-        self.recent.all()
     }
 
     /// How the engine exited, if it has (waiting up to `grace` for it).
@@ -336,15 +372,22 @@ impl EngineProcess {
         text
     }
 
-    /// The engine's last lines for an error message: `; its last lines: a | b`, or `; it
-    /// wrote nothing`.
+    /// The engine's last lines for an error message, stderr's first (where an engine says
+    /// why it failed): `; on stderr: why | more; its last lines: a | b`, or `; it wrote
+    /// nothing`.
     pub fn last_lines(&self) -> String {
-        let lines = self.recent_lines();
-        if lines.is_empty() {
-            "; it wrote nothing".to_string()
-        } else {
-            format!("; its last lines: {}", lines.join(" | "))
+        let (stderr, stdout) = (self.recent_stderr.all(), self.recent.all());
+        let mut text = String::new();
+        if !stderr.is_empty() {
+            text += &format!("; on stderr: {}", stderr.join(" | "));
         }
+        if !stdout.is_empty() {
+            text += &format!("; its last lines: {}", stdout.join(" | "));
+        }
+        if text.is_empty() {
+            text += "; it wrote nothing";
+        }
+        text
     }
 
     /// `isready`, then waits for `readyok`.

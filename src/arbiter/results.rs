@@ -1,36 +1,44 @@
 //! The results file: one JSON object a game, appended and synced as each game ends.
 
-use crate::arbiter::game::GameRecord;
+use crate::arbiter::pgn;
+use crate::arbiter::record::GameRecord;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Reads the games a results file already holds, for `--resume`. A torn last line (from an
-/// interruption while writing) is skipped.
-pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
+/// The games a results file holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResultsFile {
+    /// Every whole game, in the file's order.
+    pub records: Vec<GameRecord>,
+    /// Whether a torn last line (an interruption while writing) was skipped.
+    pub torn_last_line: bool,
+}
+
+/// Reads the games a results file already holds (none when it does not exist). A torn last
+/// line is skipped and said; any other line that does not read is an error naming it.
+pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
     let file = match File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("--results {}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ResultsFile::default()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
     };
     let lines: Vec<String> = BufReader::new(file)
         .lines()
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("--results {}: {e}", path.display()))?;
-    let mut records = Vec::new();
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut file = ResultsFile::default();
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<GameRecord>(line) {
-            Ok(record) => records.push(record),
-            Err(_) if i + 1 == lines.len() => {
-                eprintln!("warning: skipping the torn last line of {}", path.display())
-            }
-            Err(e) => return Err(format!("--results {}:{}: {e}", path.display(), i + 1)),
+            Ok(record) => file.records.push(record),
+            Err(_) if i + 1 == lines.len() => file.torn_last_line = true,
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
         }
     }
-    Ok(records)
+    Ok(file)
 }
 
 /// Makes a results file safe to append to after an interruption while writing: a torn last
@@ -61,7 +69,7 @@ pub fn repair(path: &Path) -> Result<Option<String>, String> {
 }
 
 /// Appends `text` to the file at `path`, if any, and syncs it to disk.
-pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
+pub fn append(path: Option<&Path>, text: &str) -> Result<(), String> {
     if let Some(path) = path {
         let mut file = File::options()
             .create(true)
@@ -75,18 +83,49 @@ pub fn append(path: &Option<PathBuf>, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Opens `path` for appending (creating it, empty, if need be) to find out now whether games
-/// can be written to it; the error names the file and why not.
-pub fn check_writable(path: &Path) -> Result<(), String> {
-    File::options()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map(|_| ())
-        .map_err(|e| format!("{}: {e}", path.display()))
+/// Writes one finished game: its JSON line to the results file, then its PGN (round = its
+/// number) to the PGN file, each that is given.
+pub fn write_game(
+    results: Option<&Path>,
+    pgn_file: Option<&Path>,
+    record: &GameRecord,
+    event: &str,
+) -> Result<(), String> {
+    let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
+    append(results, &(json + "\n"))?;
+    append(pgn_file, &pgn::pgn(record, record.id, event))
 }
 
-/// How many games a results file holds (0 when it does not exist yet).
-pub fn count_records(path: &Path) -> Result<usize, String> {
-    Ok(read_results(path)?.len())
+/// Finds out before any game whether games can be written to the results file and the PGN
+/// file that are given: each is opened for appending (created, empty, if need be). A folder
+/// or a file that cannot be opened is refused with its flag and cause, and the files this call
+/// created are then removed again, so that a retry finds things as they were.
+pub fn check_outputs(results: Option<&Path>, pgn_file: Option<&Path>) -> Result<(), String> {
+    let mut created = Vec::new();
+    let mut outcome = Ok(());
+    for (flag, path) in [("--results", results), ("--pgn", pgn_file)] {
+        let Some(path) = path else { continue };
+        if path.is_dir() {
+            outcome = Err(format!(
+                "{flag} {} is a folder: name a file in it",
+                path.display()
+            ));
+            break;
+        }
+        let existed = path.exists();
+        match File::options().create(true).append(true).open(path) {
+            Ok(_) if !existed => created.push(path),
+            Ok(_) => {}
+            Err(e) => {
+                outcome = Err(format!("{flag} {}: {e}", path.display()));
+                break;
+            }
+        }
+    }
+    if outcome.is_err() {
+        for path in created {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    outcome
 }

@@ -2,7 +2,7 @@
 
 use crate::arbiter::process::Launch;
 use crate::rules::Rules;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::Path;
 
 /// One engine of the tournament.
@@ -96,15 +96,71 @@ impl EngineSpec {
     }
 }
 
-/// Gives the second and later engines of one name a number: `konane-engine`,
-/// `konane-engine-2`, ...
+/// Refuses an engine whose name is empty or only spaces: tables, results and PGN tags would
+/// show nothing for it.
+pub fn check_names(engines: &[EngineSpec]) -> Result<(), String> {
+    match engines
+        .iter()
+        .find(|spec| spec.launch.name.trim().is_empty())
+    {
+        Some(spec) => Err(format!(
+            "--engine cmd={}: name= is empty; give the engine a name, or leave name= out to use the program's",
+            spec.launch.command
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Gives every engine a name no other one has: the second and later engines of one name get
+/// the first free number (`a`, `a-2`, `a-3`, ...), never one that another engine was given.
 pub fn make_names_unique(engines: &mut [EngineSpec]) {
-    let mut seen = HashMap::new();
-    for spec in engines {
-        let count = seen.entry(spec.launch.name.clone()).or_insert(0);
-        *count += 1;
-        if *count > 1 {
-            spec.launch.name = format!("{}-{}", spec.launch.name, count);
+    let mut taken: HashSet<String> = HashSet::new();
+    let given: Vec<String> = engines.iter().map(|e| e.launch.name.clone()).collect();
+    for spec in engines.iter_mut() {
+        let name = &spec.launch.name;
+        if taken.contains(name) {
+            let free = (2..)
+                .map(|n| format!("{name}-{n}"))
+                .find(|candidate| !taken.contains(candidate) && !given.contains(candidate))
+                .unwrap_or_default();
+            spec.launch.name = free;
         }
+        taken.insert(spec.launch.name.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(names: &[&str]) -> Vec<EngineSpec> {
+        names
+            .iter()
+            .map(|name| EngineSpec::parse(&["cmd=e".into(), format!("name={name}")]).unwrap())
+            .collect()
+    }
+
+    fn names(engines: &[EngineSpec]) -> Vec<&str> {
+        engines.iter().map(|e| e.launch.name.as_str()).collect()
+    }
+
+    #[test]
+    fn repeated_names_get_numbers_no_other_engine_has() {
+        let mut engines = named(&["a", "a", "a-2"]);
+        make_names_unique(&mut engines);
+        assert_eq!(names(&engines), ["a", "a-3", "a-2"]);
+        let mut engines = named(&["a", "a", "a"]);
+        make_names_unique(&mut engines);
+        assert_eq!(names(&engines), ["a", "a-2", "a-3"]);
+        let mut engines = named(&["b", "a"]);
+        make_names_unique(&mut engines);
+        assert_eq!(names(&engines), ["b", "a"]);
+    }
+
+    #[test]
+    fn an_empty_name_is_refused() {
+        let error = check_names(&named(&["a", " "])).unwrap_err();
+        assert!(error.contains("name= is empty"), "{error}");
+        assert!(check_names(&named(&["a", "b"])).is_ok());
     }
 }

@@ -1,6 +1,6 @@
 //! The running totals of a tournament and its final table.
 
-use crate::arbiter::game::GameRecord;
+use crate::arbiter::record::GameRecord;
 use crate::arbiter::schedule::Schedule;
 use crate::arbiter::stats::{Pairs, Sprt, Verdict};
 use std::collections::{BTreeMap, HashMap};
@@ -35,23 +35,15 @@ impl Standings {
     pub fn add(&mut self, schedule: &Schedule, record: &GameRecord) {
         let job = schedule.job(record.id);
         let (black, white) = schedule.colours(job);
-        let (winner, loser) = if record.winner_color() == crate::Color::Black {
-            (black, white)
-        } else {
-            (white, black)
+        let (winner, loser) = match record.winner {
+            crate::Color::Black => (black, white),
+            crate::Color::White => (white, black),
         };
         self.wins[winner] += 1;
         self.losses[loser] += 1;
         *self
             .terminations
-            .entry(
-                record
-                    .termination
-                    .split(' ')
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
+            .entry(record.termination.kind().to_string())
             .or_default() += 1;
         let first = schedule.pairings[job.pairing].0;
         let points = u8::from(winner == first);

@@ -65,7 +65,7 @@ pub fn analyse(
         Err(termination) => {
             return Err(seat
                 .failure()
-                .map_or_else(|| termination.text(), str::to_string));
+                .map_or_else(|| termination.to_string(), str::to_string));
         }
     };
     let sent = process

@@ -1,9 +1,10 @@
 //! The game the page shows: how it was asked for, its players, moves, clocks (the person's
 //! too) and how it ended. It knows the rules, not the engines: the session asks those.
 
-use crate::arbiter::game::{Clocks, Termination, TimeControl};
+use crate::arbiter::game::{Clocks, TimeControl};
 use crate::arbiter::openings::Opening;
 use crate::arbiter::options::{self, EngineOption};
+use crate::arbiter::record::Termination;
 use crate::gui::tree::{Node, Variations};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -234,7 +235,7 @@ impl Ended {
     pub fn no_move(winner: Color) -> Ended {
         Ended {
             winner: Some(winner),
-            termination: Termination::Normal.text(),
+            termination: Termination::Normal.to_string(),
             text: format!(
                 "{} wins: {} has no move.",
                 capitalised(winner),
@@ -261,7 +262,7 @@ impl Ended {
         let detail = detail.map_or(String::new(), |why| format!(" ({why})"));
         Ended {
             winner: Some(loser.opponent()),
-            termination: termination.text(),
+            termination: termination.to_string(),
             text: format!(
                 "{} wins: {name}, playing {loser}, {how}{detail}.",
                 capitalised(loser.opponent())

@@ -40,9 +40,13 @@ pub struct Settings {
     pub log: Log,
 }
 
-/// Serves the page until `interrupted` is set, printing its address first; then stops every
-/// engine and returns once none is left.
-pub fn serve(settings: Settings, interrupted: Arc<AtomicBool>) -> Result<(), String> {
+/// Serves the page until `interrupted` is set, telling `listening` its address once it
+/// listens; then stops every engine and returns once none is left.
+pub fn serve(
+    settings: Settings,
+    interrupted: Arc<AtomicBool>,
+    listening: impl FnOnce(SocketAddr),
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -62,13 +66,7 @@ pub fn serve(settings: Settings, interrupted: Arc<AtomicBool>) -> Result<(), Str
             settings.deadlines,
             settings.log,
         );
-        crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
-        if !address.ip().is_loopback() {
-            eprintln!(
-                "warning: listening on {}: anyone who can reach it can play on this server",
-                address.ip()
-            );
-        }
+        listening(address);
         let stopping = Arc::new(std::sync::Mutex::new(Some(running)));
         let on_stop = stopping.clone();
         let shutdown = async move {

@@ -3,9 +3,10 @@
 //! the analysis engine, and publishes the state after every change. Requests from the web
 //! server arrive as messages; nothing else touches the game.
 
-use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat, Termination};
+use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat};
 use crate::arbiter::log::Log;
 use crate::arbiter::options::EngineOption;
+use crate::arbiter::record::Termination;
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
 use crate::gui::game::{
@@ -958,7 +959,7 @@ impl Core {
                     _ => failure,
                 };
                 self.game.ended = Some(Ended::forfeit(side, &name, &termination, detail));
-                self.end_live(termination.text());
+                self.end_live(termination.to_string());
             }
             Asked::Stopped => {
                 if let Some(slot) = &mut self.seats[side.index()] {

@@ -1,8 +1,9 @@
 //! What the page is sent: the game as JSON (the last position, the legal moves a person may
 //! click, the move list, clocks, the result), any earlier position, and the game as PGN.
 
-use crate::arbiter::game::{self, GameRecord, TimeControl};
-use crate::arbiter::pgn;
+use crate::arbiter::game::{self, TimeControl};
+use crate::arbiter::pgn::{self, PgnGame};
+use crate::arbiter::record::Played;
 use crate::gui::game::{EngineInfo, Game, NewGame, Player, capitalised};
 use crate::gui::series::SeriesView;
 use crate::gui::tree::Node;
@@ -315,34 +316,27 @@ pub fn position(game: &Game, node: Node) -> std::result::Result<Arc<str>, String
 
 /// The game so far as PGN (`*` as the result while it is in progress).
 pub fn game_pgn(game: &Game) -> String {
-    let record = GameRecord {
-        id: 1,
-        black: game.players[0].name(),
-        white: game.players[1].name(),
-        winner: game
-            .ended
-            .as_ref()
-            .and_then(|ended| ended.winner)
-            .map_or(String::new(), |color| color.name().to_string()),
-        termination: game
-            .ended
-            .as_ref()
-            .map_or("unterminated".to_string(), |ended| {
-                ended.termination.clone()
-            }),
-        start: game.positions[0].fen(),
-        moves: game.moves.iter().map(Move::to_string).collect(),
-        opening_plies: 0,
-        move_times_ms: Vec::new(),
-        board: format!("{}x{}", game.rules.width(), game.rules.height()),
-        opening_rule: game.rules.opening.to_string(),
-        capture: game.rules.capture.to_string(),
+    let players = [game.players[0].name(), game.players[1].name()];
+    let start = game.positions[0].fen();
+    let moves: Vec<String> = game.moves.iter().map(Move::to_string).collect();
+    let played = Played::now();
+    let ended = game.ended.as_ref();
+    let pgn_game = PgnGame {
+        event: "konane-arbiter gui",
+        round: 1,
+        players: [&players[0], &players[1]],
+        winner: ended.and_then(|ended| ended.winner),
+        termination: ended.map_or("unterminated".to_string(), |ended| {
+            ended.termination.clone()
+        }),
+        rules: game.rules,
+        start: &start,
+        moves: &moves,
+        played: Some(&played),
         detail: None,
-        tournament: None,
-        shard: None,
     };
     let (variations, after_end) = variations_of(game);
-    pgn::pgn_with_variations(&record, 1, "konane-arbiter gui", &variations, &after_end)
+    pgn::pgn_with_variations(&pgn_game, &variations, &after_end)
 }
 
 /// The game's variations as PGN writes them: those replacing one of its moves, and the lines

@@ -116,12 +116,16 @@ pub enum SquareError {
 }
 
 impl fmt::Display for SquareError {
+    /// Names the text read, control characters escaped (`'\u{1b}'`) so that a message never
+    /// sends them raw to a terminal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SquareError::BadFile(text) => {
+                let text = text.escape_debug();
                 write!(f, "bad square '{text}': expected a file letter a..z first")
             }
             SquareError::BadRank(text) => {
+                let text = text.escape_debug();
                 write!(
                     f,
                     "bad square '{text}': expected a rank 1..26 after the file"

@@ -3,7 +3,6 @@
 //! results keyed exactly under every symmetry of the board ([`keys`]), searched by one thread or
 //! several that share the table ([`search`]).
 
-pub mod command;
 mod keys;
 pub mod report;
 mod search;

@@ -1,12 +1,11 @@
 //! `konane-engine solve`: its arguments, read and handed to the solver, the report or a split.
 
-use super::ProofTable;
-use super::report::{default_hash_mb, solve_openings, solve_position};
-use super::split::{JobList, MAX_DEPTH, Split, SplitError};
 use crate::cli::RulesArgs;
-use crate::rules::Rules;
-use crate::rules::position::Position;
 use clap::Args;
+use konane::solve::ProofTable;
+use konane::solve::report::{default_hash_mb, solve_openings, solve_position};
+use konane::solve::split::{JobList, MAX_DEPTH, Split, SplitError};
+use konane::{Position, Rules};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -245,10 +244,8 @@ fn with_checkpoints<T>(
 
 /// The position the flags name: the start or `--fen`, then `--moves`.
 fn position(args: &SolveArgs) -> Result<Position, String> {
-    let mut position = args
-        .rules
-        .position(args.fen.as_deref())
-        .map_err(|e| e.to_string())?;
+    let mut position =
+        crate::position_of(&args.rules, args.fen.as_deref()).map_err(|e| e.to_string())?;
     for (i, text) in args
         .moves
         .as_deref()
@@ -256,7 +253,7 @@ fn position(args: &SolveArgs) -> Result<Position, String> {
         .split_whitespace()
         .enumerate()
     {
-        let mv: crate::Move = text
+        let mv: konane::Move = text
             .parse()
             .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
         position.play(mv).map_err(|e| {

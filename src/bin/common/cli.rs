@@ -1,7 +1,6 @@
-//! Command-line pieces shared by both binaries.
+//! Command-line pieces shared by both binaries (each includes this file as its `cli` module).
 
-use crate::rules::{Capture, Opening, Rules};
-use crate::{Position, PositionError};
+use konane::{Capture, Opening, Rules};
 
 /// The rule options as command-line flags.
 #[derive(clap::Args, Clone, Debug)]
@@ -32,14 +31,6 @@ impl RulesArgs {
             self.capture,
         )
         .expect("parse_size accepted only playable sizes")
-    }
-
-    /// The start position, or the position string `fen` if given, under these rules.
-    pub fn position(&self, fen: Option<&str>) -> Result<Position, PositionError> {
-        match fen {
-            Some(text) => Position::from_fen(text, self.opening, self.capture),
-            None => Position::start(self.rules()).map_err(PositionError::Rules),
-        }
     }
 }
 

@@ -1,7 +1,12 @@
 //! `konane-engine`: the UCI/UGI engine; `perft` and `bench` subcommands for measurement.
 
+#[path = "../common/cli.rs"]
+mod cli;
+mod solve;
+
 use clap::{Parser, Subcommand};
-use konane::cli::RulesArgs;
+use cli::RulesArgs;
+use konane::{Position, PositionError};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -44,13 +49,21 @@ DIR/results/N.txt, and --run all (or 3-9, or 1,4) runs jobs in turn in one proce
 --jobs DIR --join proves the root from the results, or names the missing jobs that could decide it \
 (exit code 1)."
     )]
-    Solve(konane::solve::command::SolveArgs),
+    Solve(solve::SolveArgs),
     /// Search the bench positions to a fixed depth; print total nodes and nodes per second.
     Bench {
         /// Plies to search each position.
         #[arg(default_value_t = konane::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
     },
+}
+
+/// The start position of the rules the flags name, or the position string `fen` if given.
+fn position_of(rules: &RulesArgs, fen: Option<&str>) -> Result<Position, PositionError> {
+    match fen {
+        Some(text) => Position::from_fen(text, rules.opening, rules.capture),
+        None => Position::start(rules.rules()).map_err(PositionError::Rules),
+    }
 }
 
 fn main() -> ExitCode {
@@ -62,7 +75,7 @@ fn main() -> ExitCode {
             fen,
             divide,
         }) => {
-            let position = match rules.position(fen.as_deref()) {
+            let position = match position_of(&rules, fen.as_deref()) {
                 Ok(position) => position,
                 Err(error) => {
                     eprintln!("error: {error}");
@@ -72,7 +85,7 @@ fn main() -> ExitCode {
             let started = Instant::now();
             let never = std::sync::atomic::AtomicBool::new(false);
             let nodes = konane::engine::perft_report(&position, depth, divide, &never, |line| {
-                konane::say!("{line}")
+                say!("{line}")
             })
             .expect("never stopped");
             let seconds = started.elapsed().as_secs_f64();
@@ -83,11 +96,11 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(Command::Solve(args)) => konane::solve::command::run(args),
+        Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Bench { depth }) => {
             let result = konane::bench::run(depth, &konane::search::Flags::default())
                 .expect("never stopped");
-            konane::say!("{} nodes {} nps", result.nodes, result.nps());
+            say!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
         None => {

@@ -2,6 +2,13 @@
 //! `check`, each read from its arguments and run by the library.
 
 use super::*;
+use konane::arbiter::check::{self, CheckSettings, Outcome};
+use konane::arbiter::merge;
+use konane::arbiter::play::{self, PlaySettings};
+use konane::arbiter::preflight;
+use konane::arbiter::results::{check_outputs, write_game};
+use konane::arbiter::{pgn, spec};
+use konane::{Color, Rules, gui};
 
 #[derive(Args)]
 pub(super) struct PlayArgs {
@@ -10,7 +17,7 @@ pub(super) struct PlayArgs {
     engine: Vec<String>,
     /// Your colour (Black moves first).
     #[arg(long, default_value = "black", value_parser = parse_colour)]
-    human: crate::Color,
+    human: Color,
     /// Your name in the PGN and results.
     #[arg(long, default_value = "human")]
     name: String,
@@ -67,6 +74,7 @@ pub(super) fn run_gui(
         let engine = engine_beside_this_program()?;
         engines.push(EngineSpec::parse(&[format!("cmd={}", engine.display())])?);
     }
+    spec::check_names(&engines)?;
     if let Some(spec) = engines.iter().find(|spec| spec.launch.name == "human") {
         return Err(format!(
             "--engine cmd={}: the name 'human' is kept for the person; give name=...",
@@ -97,7 +105,15 @@ pub(super) fn run_gui(
         return Ok(ExitCode::from(130));
     }
     settings.announced = checked?;
-    gui::serve(settings, interrupted.clone())?;
+    gui::serve(settings, interrupted.clone(), |address| {
+        crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
+        if !address.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {}: anyone who can reach it can play on this server",
+                address.ip()
+            );
+        }
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -114,29 +130,53 @@ pub(super) struct MergeArgs {
     pgn: Option<PathBuf>,
 }
 
+/// Writes the merged games to the new files `results` and `pgn_file`; on a failure, removes
+/// them again so that a retry is not refused for finding them.
+fn write_merged(
+    records: &[konane::arbiter::record::GameRecord],
+    results: Option<&std::path::Path>,
+    pgn_file: Option<&std::path::Path>,
+) -> Result<(), String> {
+    check_outputs(results, pgn_file)?;
+    let written = records
+        .iter()
+        .try_for_each(|record| write_game(results, pgn_file, record, pgn::EVENT));
+    if written.is_err() {
+        for path in [results, pgn_file].into_iter().flatten() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    written
+}
+
 pub(super) fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
-    for output in [&args.results, &args.pgn].into_iter().flatten() {
-        if args.files.contains(output) || output.exists() {
+    for (flag, output) in [("--results", &args.results), ("--pgn", &args.pgn)] {
+        if let Some(output) = output
+            && (args.files.contains(output) || output.exists())
+        {
             return Err(format!(
-                "{} already exists: merge writes only new files",
+                "{flag} {} already exists: merge writes only new files",
                 output.display()
             ));
         }
     }
     let merged = merge::merge(&args.files)?;
-    for record in &merged.records {
-        let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
-        append(&args.results, &(json + "\n"))?;
-        append(&args.pgn, &pgn::pgn(record, record.id, pgn::EVENT))?;
+    for warning in &merged.warnings {
+        eprintln!("warning: {warning}");
     }
+    write_merged(
+        &merged.records,
+        args.results.as_deref(),
+        args.pgn.as_deref(),
+    )?;
     crate::say_on!("{}", merged.report(args.files.len())?);
     Ok(ExitCode::SUCCESS)
 }
 
-fn parse_colour(text: &str) -> Result<crate::Color, String> {
+fn parse_colour(text: &str) -> Result<Color, String> {
     match text.to_ascii_lowercase().as_str() {
-        "black" | "b" => Ok(crate::Color::Black),
-        "white" | "w" => Ok(crate::Color::White),
+        "black" | "b" => Ok(Color::Black),
+        "white" | "w" => Ok(Color::White),
         _ => Err(format!("'{text}' is not a colour: black or white")),
     }
 }
@@ -146,10 +186,7 @@ pub(super) fn run_play(
     groups: &[Vec<String>],
     interrupted: &AtomicBool,
 ) -> Result<ExitCode, String> {
-    let [words] = groups else {
-        return Err("play takes exactly one --engine".to_string());
-    };
-    let engine = EngineSpec::parse(words)?;
+    let engine = one_engine(groups)?;
     let rules = args.rules.rules();
     rules.check_opening().map_err(|e| e.to_string())?;
     let log = open_log(&args.log)?;
@@ -217,10 +254,7 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String> {
-    let [words] = groups else {
-        return Err("check takes exactly one --engine".to_string());
-    };
-    let spec = EngineSpec::parse(words)?;
+    let spec = one_engine(groups)?;
     let settings = CheckSettings {
         quick: args.quick,
         timeout: Duration::from_secs(args.timeout),
@@ -235,7 +269,7 @@ pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitC
         spec.protocol
     );
     let results = check::run(&spec, &settings, |result| crate::say!("{result}"));
-    if crate::arbiter::process::interrupted() {
+    if konane::arbiter::process::interrupted() {
         crate::say!("Interrupted after {} checks", results.len());
         return Ok(ExitCode::from(130));
     }
@@ -251,4 +285,20 @@ pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitC
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The one engine of `play` and `check`, its name checked: `--engine` must be given once,
+/// followed by all of that engine's words.
+fn one_engine(groups: &[Vec<String>]) -> Result<EngineSpec, String> {
+    match groups {
+        [words] => {
+            let spec = EngineSpec::parse(words)?;
+            spec::check_names(std::slice::from_ref(&spec))?;
+            Ok(spec)
+        }
+        _ => Err(format!(
+            "takes exactly one --engine, and {} were given (the words of one engine follow one --engine: --engine cmd=./bot name=bot)",
+            groups.len()
+        )),
+    }
 }

@@ -1,33 +1,29 @@
-//! The command line of `konane-arbiter` (matches and tournaments between Konane engines, every
-//! move checked, and its tools): the arguments read, then handed to the library.
+//! `konane-arbiter`: matches and tournaments between Konane engines, every move checked, and
+//! its tools. The arguments are read here and handed to the library (`konane::arbiter`); what
+//! the library reports is printed by `report`.
 
-use crate::Rules;
-use crate::arbiter::check::{self, CheckSettings, Outcome};
-use crate::arbiter::game::{Deadlines, GameRules, TimeControl};
-use crate::arbiter::log::Log;
-use crate::arbiter::merge;
-use crate::arbiter::openings::{OpeningSource, read_openings};
-use crate::arbiter::pgn;
-use crate::arbiter::play::{self, PlaySettings};
-use crate::arbiter::preflight;
-use crate::arbiter::results::append;
-use crate::arbiter::schedule::Format;
-use crate::arbiter::spec::{self, EngineSpec};
-use crate::arbiter::stats::Sprt;
-use crate::arbiter::tournament::Shard;
-use crate::arbiter::watchdog;
-use crate::arbiter::{self, Config, Ending};
-use crate::cli::RulesArgs;
-use crate::gui;
+#[path = "../common/cli.rs"]
+mod cli;
+mod report;
+mod tools;
+
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use cli::RulesArgs;
+use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
+use konane::arbiter::log::Log;
+use konane::arbiter::openings::{OpeningSource, read_openings};
+use konane::arbiter::schedule::Format;
+use konane::arbiter::spec::EngineSpec;
+use konane::arbiter::stats::Sprt;
+use konane::arbiter::tournament::Shard;
+use konane::arbiter::watchdog;
+use konane::arbiter::{self, Config, Ending};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tools::{CheckArgs, GuiArgs, MergeArgs, PlayArgs, run_check, run_gui, run_merge, run_play};
-
-mod tools;
 
 #[derive(Parser)]
 #[command(
@@ -226,7 +222,8 @@ fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
     Ok((base, seconds(increment)?))
 }
 
-fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
+/// The tournament the flags describe, and whether it is the demo (no `--engine` given).
+fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), String> {
     let rules = cli.rules.rules();
     rules.check_opening().map_err(|e| e.to_string())?;
     let mut engines: Vec<EngineSpec> = engine_groups
@@ -265,6 +262,9 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
     if engines.len() < 2 {
         return Err("give at least two --engine (or none, for the demo match)".to_string());
     }
+    if cli.resume && cli.results.is_none() {
+        return Err("--resume needs --results FILE: the file whose games it continues".into());
+    }
     let sprt = cli.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_string());
@@ -275,7 +275,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         (None, None) => OpeningSource::Start,
     };
     let log = open_log(&cli.log)?;
-    Ok(Config {
+    let config = Config {
         engines,
         format: cli.format,
         games: games as usize,
@@ -297,8 +297,8 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<Config, String> {
         sprt,
         shard: cli.shard,
         log,
-        show_last_board: demo,
-    })
+    };
+    Ok((config, demo))
 }
 
 /// Runs `konane-arbiter` with the program's arguments; the exit code says how it ended.
@@ -309,7 +309,7 @@ pub fn main() -> ExitCode {
     let flag = interrupted.clone();
     let on_interrupt = move || {
         flag.store(true, Ordering::SeqCst);
-        crate::arbiter::process::interrupt();
+        konane::arbiter::process::interrupt();
     };
     if let Err(error) = ctrlc::set_handler(on_interrupt) {
         eprintln!("warning: cannot catch Ctrl-C: {error}");
@@ -344,17 +344,24 @@ pub fn main() -> ExitCode {
         });
     }
     let groups = engine_groups(&matches);
-    let config = match config(cli, groups) {
+    let (config, demo) = match config(cli, groups) {
         Ok(config) => config,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
         }
     };
-    match arbiter::run(config, interrupted) {
-        Ok(Ending::Interrupted) => ExitCode::from(130),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(arbiter::RunError::Setup(error)) => {
+    let sprt = config.sprt;
+    let mut printer = report::Printer;
+    match arbiter::run(config, &interrupted, &mut printer) {
+        Ok(summary) => {
+            report::summary(&summary, sprt.as_ref(), demo);
+            match summary.ending {
+                Ending::Interrupted => ExitCode::from(130),
+                Ending::Complete | Ending::SprtDecided => ExitCode::SUCCESS,
+            }
+        }
+        Err(error @ (arbiter::RunError::Rules(_) | arbiter::RunError::Setup(_))) => {
             eprintln!("error: {error}");
             ExitCode::from(2)
         }
