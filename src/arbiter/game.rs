@@ -218,7 +218,8 @@ fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> St
                 clocks[1].as_millis()
             )
         }
-        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis()),
+        // The protocol's least move time is 1 ms.
+        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis().max(1)),
         TimeControl::Depth(depth) => format!("go depth {depth}"),
         TimeControl::Nodes(nodes) => format!("go nodes {nodes}"),
     }

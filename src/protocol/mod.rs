@@ -117,6 +117,9 @@ pub enum GoError {
     BadMove(String, MoveError),
     /// `searchmoves` with no move after it.
     NoSearchMoves,
+    /// `depth`, `nodes`, `movetime` or `movestogo` below 1 (the text as sent): such a limit
+    /// leaves nothing to search.
+    NotPositive(String, String),
 }
 
 /// Why a `position` line was refused.
@@ -172,6 +175,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::Go(GoError::NoSearchMoves) => {
                 write!(f, "go: searchmoves needs at least one move")
+            }
+            CommandError::Go(GoError::NotPositive(key, text)) => {
+                write!(f, "go: '{key}' must be at least 1, not '{text}'")
             }
             CommandError::Position(e) => match e {
                 PositionParseError::MissingStart => {
@@ -379,13 +385,21 @@ fn parse_go(tokens: &[&str]) -> Result<Go, GoError> {
         let text = iter
             .next()
             .ok_or_else(|| GoError::MissingValue(key.to_string()))?;
-        // A clock may run below zero in some GUIs: treat a negative time as none left.
+        let shown = || text.chars().take(40).collect::<String>();
+        let clock = matches!(
+            key,
+            "btime" | "p1time" | "wtime" | "p2time" | "binc" | "p1inc" | "winc" | "p2inc"
+        );
         let value = match text.strip_prefix('-') {
-            Some(digits) if number(digits).is_some() => 0,
-            _ => number(text).ok_or_else(|| {
-                GoError::BadNumber(key.to_string(), text.chars().take(40).collect())
-            })?,
+            // A clock may run below zero in some GUIs: treat a negative time as none left.
+            Some(digits) if clock && number(digits).is_some() => 0,
+            _ => number(text).ok_or_else(|| GoError::BadNumber(key.to_string(), shown()))?,
         };
+        // A search limit (not a clock, nor `perft 0`) must leave something to search.
+        let limit = matches!(key, "depth" | "nodes" | "movetime" | "movestogo");
+        if limit && value == 0 {
+            return Err(GoError::NotPositive(key.to_string(), shown()));
+        }
         *slot = Some(value);
     }
     Ok(go)
@@ -460,6 +474,16 @@ mod tests {
             ("setoption value 3", "setoption: expected"),
             ("query weather", "not 'weather'"),
             ("bench 0", "bad depth '0'"),
+            ("go depth 0", "go: 'depth' must be at least 1, not '0'"),
+            ("go nodes -5", "go: 'nodes' needs a whole number, not '-5'"),
+            (
+                "go movetime -5",
+                "go: 'movetime' needs a whole number, not '-5'",
+            ),
+            (
+                "go movetime 0",
+                "go: 'movetime' must be at least 1, not '0'",
+            ),
         ];
         for (line, expected) in cases {
             let error = parse(line).unwrap_err().to_string();

@@ -195,7 +195,14 @@ fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, Strin
     let megabytes = args
         .hash
         .map_or_else(|| default_hash_mb(position), |mb| mb as usize);
-    ProofTable::new(megabytes)
+    let table = ProofTable::new(megabytes)?;
+    let main_mb = table.bytes() >> 20;
+    if args.hash.is_some() && main_mb != megabytes {
+        eprintln!(
+            "--hash {megabytes}: the table holds a power of two of buckets, so it has {main_mb} MB"
+        );
+    }
+    Ok(table)
 }
 
 /// Runs `solve`; with a table `file`, saves the table there every [`CHECKPOINT_EVERY`] and
