@@ -13,7 +13,7 @@
 //! time limit makes a rerun on another machine differ slightly; the data set in the repository
 //! is what the evaluation's weights are fitted to.
 
-use konane::rules::board::splitmix64;
+use konane::rules::mix::Random;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
 use konane::{Capture, Opening, Rules};
@@ -38,7 +38,7 @@ fn main() {
     let games: u64 = args
         .next()
         .map_or(150, |a| a.parse().expect("GAMES_PER_BOARD"));
-    let mut seed: u64 = args.next().map_or(1, |a| a.parse().expect("SEED"));
+    let mut random = Random::new(args.next().map_or(1, |a| a.parse().expect("SEED")));
     let stop = AtomicBool::new(false);
     let mut out = std::io::stdout().lock();
     for (width, height, opening, max_stones) in BOARDS {
@@ -46,9 +46,8 @@ fn main() {
         let table = ProofTable::new(256).expect("256 MB for the proof table");
         let (mut kept, mut tried) = (0, 0);
         for game in 0..games {
-            seed = splitmix64(seed);
-            let random_plies = 2 + seed % 8;
-            let game_positions = selfplay::play(rules, random_plies, 4, &mut seed);
+            let random_plies = 2 + random.next_u64() % 8;
+            let game_positions = selfplay::play(rules, random_plies, 4, &mut random);
             // Proven results, in game order: (index, side to move wins).
             let mut proven = Vec::new();
             for (index, position) in game_positions.iter().enumerate() {

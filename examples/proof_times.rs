@@ -9,7 +9,7 @@
 //! Prints, per board and stone count, the median proof time (`>LIMIT` when at most half were
 //! proven) and the shares proven within 10, 50 and 250 ms.
 
-use konane::rules::board::splitmix64;
+use konane::rules::mix::Random;
 use konane::search::selfplay;
 use konane::solve::{ProofTable, Solver};
 use konane::{Capture, Opening, Rules};
@@ -31,14 +31,14 @@ fn main() {
         .map_or(40, |a| a.parse().expect("GAMES_PER_BOARD"));
     let limit = Duration::from_millis(args.next().map_or(1000, |a| a.parse().expect("LIMIT_MS")));
     let stop = AtomicBool::new(false);
-    let mut seed = 1u64;
+    let mut random = Random::new(1);
     for (width, height, opening) in BOARDS {
         let rules = Rules::new(width, height, opening, Capture::Straight).expect("valid rules");
         // Per stone count, the proof times in ms (`None`: not proven within the limit).
         let mut times: BTreeMap<u32, Vec<Option<f64>>> = BTreeMap::new();
         for _ in 0..games {
-            seed = splitmix64(seed);
-            for position in selfplay::play(rules, 2 + seed % 8, 4, &mut seed) {
+            let random_plies = 2 + random.next_u64() % 8;
+            for position in selfplay::play(rules, random_plies, 4, &mut random) {
                 let stones = position.stone_total();
                 if !(20..=44).contains(&stones) || position.is_game_over() {
                     continue;

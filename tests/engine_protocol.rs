@@ -372,7 +372,7 @@ fn bestmove_is_legal_in_random_positions_of_every_size_and_rule() {
     let mut rng = Rng::new(99);
     for round in 0..1500 {
         let (w, h) = (2 + rng.below(25), 2 + rng.below(25));
-        let capture = [Capture::Straight, Capture::Single, Capture::Turning][round % 3];
+        let capture = Capture::ALL[round % 3];
         let opening = if w % 2 == 0 && h % 2 == 0 && round % 2 == 0 {
             Opening::Traditional
         } else {

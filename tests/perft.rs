@@ -152,7 +152,7 @@ fn random_games_agree_with_the_naive_generator() {
             (12, 13),
         ];
         let (w, h) = sizes[game % sizes.len()];
-        let capture = [Capture::Straight, Capture::Single, Capture::Turning][game % 3];
+        let capture = Capture::ALL[game % 3];
         let opening = if w % 2 == 0 && h % 2 == 0 && game % 2 == 0 {
             Opening::Traditional
         } else {

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 fn random_rules(rng: &mut Rng) -> Rules {
     let (w, h) = (2 + rng.below(25), 2 + rng.below(25));
-    let capture = [Capture::Straight, Capture::Single, Capture::Turning][rng.below(3)];
+    let capture = Capture::ALL[rng.below(3)];
     let opening = if w % 2 == 0 && h % 2 == 0 && rng.below(2) == 0 {
         Opening::Traditional
     } else {

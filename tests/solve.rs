@@ -104,7 +104,7 @@ fn agree(
 ) {
     let mut rng = Rng::new((width * 100 + height) as u64);
     let stop = AtomicBool::new(false);
-    for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
+    for capture in Capture::ALL {
         for opening in [Opening::Traditional, Opening::Any] {
             let Ok(rules) = Rules::new(width, height, opening, capture) else {
                 continue;
@@ -192,6 +192,18 @@ fn four_by_four_is_won_by_white_from_every_opening_reply_of_black() {
         "Black, to move at the start, loses"
     );
     assert!(err.contains("nodes ") && err.contains(" MB"), "{err}");
+}
+
+#[test]
+fn a_table_size_that_is_rounded_down_is_said() {
+    let (code, _, err) = solve(&["--size", "4x4", "--hash", "24"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("--hash 24: the table holds a power of two of buckets, so it has 16 MB"),
+        "{err}"
+    );
+    let (_, _, err) = solve(&["--size", "4x4", "--hash", "16"]);
+    assert!(!err.contains("power of two"), "{err}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Where each game pair starts: the start position, an openings file, or random plies.
 
 use crate::rules::Rules;
-use crate::rules::board::splitmix64;
+use crate::rules::mix::{Random, splitmix64};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use std::fs::File;
@@ -97,7 +97,7 @@ fn pair_seed(seed: u64, pair: usize) -> u64 {
 /// `plies` random legal plies from the start, drawn from `seed`; never a finished game.
 /// `None` when a thousand tries all ended the game within `plies`.
 fn random_opening(rules: Rules, plies: usize, seed: u64) -> Option<Opening> {
-    let mut state = seed;
+    let mut random = Random::new(seed);
     for _attempt in 0..1000 {
         let mut position = Position::start(rules).expect("rules checked before the tournament");
         let mut moves = Vec::new();
@@ -106,8 +106,7 @@ fn random_opening(rules: Rules, plies: usize, seed: u64) -> Option<Opening> {
             if legal.is_empty() {
                 break;
             }
-            state = splitmix64(state);
-            let mv = legal[(state % legal.len() as u64) as usize];
+            let mv = legal[random.below(legal.len())];
             position.play_unchecked(mv);
             moves.push(mv);
         }

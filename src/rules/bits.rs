@@ -3,7 +3,7 @@
 //! Square `file + rank * width` of a board is bit `file + rank * width`. Boards of up to 64
 //! squares use `u64`, up to 128 squares `u128`, larger ones (up to 26x26) [`Wide`].
 
-use crate::rules::board::splitmix64;
+use crate::rules::mix::splitmix64;
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 

@@ -3,6 +3,7 @@
 
 use crate::rules::bits::Bits;
 use crate::rules::fen::Diagram;
+use crate::rules::mix::splitmix64;
 use crate::rules::moves::Move;
 use crate::rules::square::{Color, Direction, MAX_SIDE, Square};
 use crate::rules::{Capture, Layout, Opening, Rules};
@@ -86,14 +87,6 @@ impl Keys {
     fn stone(&self, color: Color, index: usize) -> u64 {
         self.stones[color as usize][index]
     }
-}
-
-/// One step of the splitmix64 generator: a well-mixed 64-bit value from a counter.
-pub const fn splitmix64(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 static KEYS: Keys = Keys::generate();
@@ -275,7 +268,7 @@ impl<B: Bits> Board<B> {
     fn for_each_straight(&self, mut visit: impl FnMut(usize, Direction, u8)) {
         let (own, enemy) = self.own_and_enemy();
         let empty = self.empty();
-        let longest = if self.rules().capture == Capture::Single {
+        let longest = if self.rules().capture.single_jump() {
             1
         } else {
             MAX_SIDE
@@ -307,7 +300,7 @@ impl<B: Bits> Board<B> {
     #[inline(always)]
     fn count_straight_of(&self, own: B, enemy: B) -> u64 {
         let empty = self.layout.all & !(own | enemy);
-        let single = self.rules().capture == Capture::Single;
+        let single = self.rules().capture.single_jump();
         self.count_direction::<true>(0, own, enemy, empty, single)
             + self.count_direction::<true>(1, own, enemy, empty, single)
             + self.count_direction::<false>(2, own, enemy, empty, single)
@@ -393,7 +386,7 @@ impl<B: Bits> Board<B> {
     ) -> u64 {
         let from = self.layout.jump_from[d];
         let step = self.layout.step[d].unsigned_abs();
-        let single = self.rules().capture == Capture::Single;
+        let single = self.rules().capture.single_jump();
         let target = hop::<B, UP>(enemy, step, false) & empty;
         let mut total = 0;
         let mut landed = hop::<B, UP>(own & from, 2 * step, false) & target;
@@ -431,7 +424,7 @@ impl<B: Bits> Board<B> {
             }
             return;
         }
-        if rules.capture == Capture::Turning {
+        if rules.capture.turns() {
             let (own, _) = self.own_and_enemy();
             for from in own.squares() {
                 let origin = Move::removal(self.layout_square(from));
@@ -495,7 +488,7 @@ impl<B: Bits> Board<B> {
         if self.phase() != Phase::Jumps {
             return u64::from(self.removable().count());
         }
-        if self.rules().capture == Capture::Turning {
+        if self.rules().capture.turns() {
             let mut count = 0;
             self.for_each_move(|_| count += 1);
             return count;
@@ -532,7 +525,7 @@ impl<B: Bits> Board<B> {
     /// The number of moves `color` would have if it were its turn, and of its stones that
     /// have at least one: [`Board::count_moves_of`] and [`Board::movers_of`] in one pass.
     pub fn mobility_of(&self, color: Color) -> (u64, u32) {
-        if self.phase() != Phase::Jumps || self.rules().capture == Capture::Turning {
+        if self.phase() != Phase::Jumps || self.rules().capture.turns() {
             return (self.count_moves_of(color), self.movers_of(color));
         }
         let (own, enemy) = match color {
@@ -540,7 +533,7 @@ impl<B: Bits> Board<B> {
             Color::White => (self.white, self.black),
         };
         let empty = self.layout.all & !(own | enemy);
-        let single = self.rules().capture == Capture::Single;
+        let single = self.rules().capture.single_jump();
         let (a, from_a) = self.count_and_jumpers::<true>(0, own, enemy, empty, single);
         let (b, from_b) = self.count_and_jumpers::<true>(1, own, enemy, empty, single);
         let (c, from_c) = self.count_and_jumpers::<false>(2, own, enemy, empty, single);
@@ -587,20 +580,15 @@ impl<B: Bits> Board<B> {
         if self.phase() != Phase::Jumps {
             return Err(IllegalMove::RemovalDue);
         }
-        match rules.capture {
-            Capture::Single if mv.jump_count() > 1 => {
-                return Err(IllegalMove::Forbidden(
-                    Capture::Single,
-                    "allows one jump a move",
-                ));
+        let forbidden = match rules.capture {
+            Capture::Single => (mv.jump_count() > 1).then_some("allows one jump a move"),
+            Capture::Straight => {
+                (!mv.is_straight()).then_some("does not allow a change of direction")
             }
-            Capture::Straight if !mv.is_straight() => {
-                return Err(IllegalMove::Forbidden(
-                    Capture::Straight,
-                    "does not allow a change of direction",
-                ));
-            }
-            _ => {}
+            Capture::Turning => None,
+        };
+        if let Some(why) = forbidden {
+            return Err(IllegalMove::Forbidden(rules.capture, why));
         }
         let (own, mut enemy) = self.own_and_enemy();
         if !own.has(from) {
@@ -657,8 +645,13 @@ impl<B: Bits> Board<B> {
         self.hash = hash;
     }
 
-    /// Plays `mv`, which must be legal (see [`Board::check`]); illegal moves corrupt the position.
-    pub fn play(&mut self, mv: Move) {
+    /// Plays `mv` without checking it: for moves this board generated. [`Board::play`]
+    /// checks.
+    ///
+    /// # Panics
+    ///
+    /// An illegal `mv` may panic (a jump off the board) or leave a position no game reaches.
+    pub fn play_unchecked(&mut self, mv: Move) {
         let rules = self.rules();
         let mover = self.side;
         let from = rules.index(mv.from());
@@ -682,9 +675,9 @@ impl<B: Bits> Board<B> {
     }
 
     /// Plays `mv` if it is legal; otherwise leaves the position as it was.
-    pub fn play_checked(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
-        self.play(mv);
+        self.play_unchecked(mv);
         Ok(())
     }
 
@@ -693,7 +686,7 @@ impl<B: Bits> Board<B> {
         match depth {
             0 => 1,
             1 => self.count_moves(),
-            _ if self.phase() == Phase::Jumps && self.rules().capture != Capture::Turning => {
+            _ if self.phase() == Phase::Jumps && !self.rules().capture.turns() => {
                 let (own, enemy) = self.own_and_enemy();
                 self.perft_straight(own, enemy, depth)
             }
@@ -701,7 +694,7 @@ impl<B: Bits> Board<B> {
                 let mut total = 0;
                 self.for_each_move(|mv| {
                     let mut child = *self;
-                    child.play(mv);
+                    child.play_unchecked(mv);
                     total += child.perft(depth - 1);
                 });
                 total
@@ -717,7 +710,7 @@ impl<B: Bits> Board<B> {
         }
         self.for_each_move(|mv| {
             let mut child = *self;
-            child.play(mv);
+            child.play_unchecked(mv);
             counts.push((mv, child.perft(depth - 1)));
         });
         counts
@@ -755,7 +748,7 @@ mod tests {
     #[test]
     fn mobility_is_the_moves_and_the_movers_counted_apart() {
         let mut seed = 7u64;
-        for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
+        for capture in Capture::ALL {
             for (width, height) in [(6, 6), (5, 7), (8, 8)] {
                 let rules = Rules::new(width, height, Opening::Any, capture).unwrap();
                 for _ in 0..20 {
@@ -771,7 +764,7 @@ mod tests {
                             break;
                         }
                         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                        board.play(moves[(seed >> 33) as usize % moves.len()]);
+                        board.play_unchecked(moves[(seed >> 33) as usize % moves.len()]);
                     }
                 }
             }

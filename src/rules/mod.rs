@@ -5,6 +5,7 @@
 pub mod bits;
 pub mod board;
 pub mod fen;
+pub mod mix;
 pub mod moves;
 pub mod position;
 pub mod square;

@@ -194,12 +194,17 @@ impl Position {
 
     /// Plays `mv` if it is legal; otherwise leaves the position unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        on_board!(self, b => b.play_checked(mv))
+        on_board!(self, b => b.play(mv))
     }
 
-    /// Plays `mv` without checking it; it must be one of [`Position::legal_moves`].
+    /// Plays `mv` without checking it: for one of [`Position::legal_moves`].
+    /// [`Position::play`] checks.
+    ///
+    /// # Panics
+    ///
+    /// An illegal `mv` may panic (a jump off the board) or leave a position no game reaches.
     pub fn play_unchecked(&mut self, mv: Move) {
-        on_board!(self, b => b.play(mv))
+        on_board!(self, b => b.play_unchecked(mv))
     }
 
     /// Leaf positions `depth` plies ahead.

@@ -31,6 +31,34 @@ pub enum Capture {
     Turning,
 }
 
+impl Opening {
+    /// Every opening rule.
+    pub const ALL: [Opening; 2] = [Opening::Traditional, Opening::Any];
+}
+
+impl Capture {
+    /// Every capture rule.
+    pub const ALL: [Capture; 3] = [Capture::Straight, Capture::Single, Capture::Turning];
+
+    /// Whether a move is exactly one jump.
+    #[inline]
+    pub fn single_jump(self) -> bool {
+        match self {
+            Capture::Single => true,
+            Capture::Straight | Capture::Turning => false,
+        }
+    }
+
+    /// Whether a multiple jump may change direction between its jumps.
+    #[inline]
+    pub fn turns(self) -> bool {
+        match self {
+            Capture::Turning => true,
+            Capture::Straight | Capture::Single => false,
+        }
+    }
+}
+
 /// A rule option value that is not one of the documented names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownOption {
@@ -191,13 +219,14 @@ impl Rules {
 
     /// Refuses an opening removal that these rules cannot offer (traditional on an odd side).
     pub fn check_opening(&self) -> Result<(), RulesError> {
-        if self.opening == Opening::Traditional && (self.width % 2 == 1 || self.height % 2 == 1) {
-            return Err(RulesError::TraditionalNeedsEvenSides {
+        let odd_side = self.width % 2 == 1 || self.height % 2 == 1;
+        match self.opening {
+            Opening::Traditional if odd_side => Err(RulesError::TraditionalNeedsEvenSides {
                 width: self.width,
                 height: self.height,
-            });
+            }),
+            Opening::Traditional | Opening::Any => Ok(()),
         }
-        Ok(())
     }
 
     /// True when `square` is on this board.
@@ -348,7 +377,7 @@ mod tests {
         for opening in [Opening::Traditional, Opening::Any] {
             assert_eq!(opening.name().parse(), Ok(opening));
         }
-        for capture in [Capture::Straight, Capture::Single, Capture::Turning] {
+        for capture in Capture::ALL {
             assert_eq!(capture.name().parse(), Ok(capture));
         }
         let error = "diagonal".parse::<Capture>().unwrap_err().to_string();

@@ -456,7 +456,7 @@ impl<'a> Searcher<'a> {
             let mut iteration = Vec::with_capacity(moves.len());
             for &mv in &moves {
                 let mut child = *board;
-                child.play(mv);
+                child.play_unchecked(mv);
                 let score = -self.negamax(&child, depth as i32 - 1, 1, -INFINITY, INFINITY);
                 if self.stopped {
                     break;
@@ -592,7 +592,7 @@ impl<'a> Searcher<'a> {
         for (n, &(_, i)) in order.iter().enumerate() {
             let mv = moves[i];
             let mut child = *board;
-            child.play(mv);
+            child.play_unchecked(mv);
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {

@@ -4,13 +4,12 @@
 use super::Flags;
 use super::tt::Table;
 use crate::rules::Rules;
-use crate::rules::board::splitmix64;
+use crate::rules::mix::Random;
 use crate::rules::position::Position;
 
-/// Plays one game under `rules`: `random_plies` random legal plies drawn from `seed` (which is
-/// advanced), then the engine at `depth` on both sides. Returns every position after the
+/// Plays one game under `rules`: `random_plies` random legal plies drawn from `random`, then the engine at `depth` on both sides. Returns every position after the
 /// first ply, in order; the last is the finished game.
-pub fn play(rules: Rules, random_plies: u64, depth: u32, seed: &mut u64) -> Vec<Position> {
+pub fn play(rules: Rules, random_plies: u64, depth: u32, random: &mut Random) -> Vec<Position> {
     let mut position = match Position::start(rules) {
         Ok(position) => position,
         Err(_) => return Vec::new(),
@@ -23,8 +22,7 @@ pub fn play(rules: Rules, random_plies: u64, depth: u32, seed: &mut u64) -> Vec<
             break;
         }
         let mv = if ply < random_plies {
-            *seed = splitmix64(*seed);
-            moves[(*seed % moves.len() as u64) as usize]
+            moves[random.below(moves.len())]
         } else {
             let outcome = super::search_to_depth(&position, depth, &table, &flags);
             match outcome.best {
@@ -48,10 +46,10 @@ mod tests {
     #[test]
     fn a_game_is_played_to_its_end_the_same_way_from_the_same_seed() {
         let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
-        let (mut first, mut second) = (7, 7);
+        let (mut first, mut second) = (Random::new(7), Random::new(7));
         let game = play(rules, 4, 2, &mut first);
         assert_eq!(game, play(rules, 4, 2, &mut second));
-        assert_eq!(first, second);
+        assert_eq!(first.next_u64(), second.next_u64());
         assert!(game.last().unwrap().is_game_over());
         assert!(game[..game.len() - 1].iter().all(|p| !p.is_game_over()));
     }

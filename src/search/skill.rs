@@ -5,7 +5,7 @@
 //! slightly worse move and never one far worse than the best it saw.
 
 use super::eval;
-use crate::rules::board::splitmix64;
+use crate::rules::mix::splitmix64;
 use crate::rules::moves::Move;
 
 /// Full strength: the search as it is, with exact endgame solving.

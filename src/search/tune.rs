@@ -196,11 +196,8 @@ mod tests {
             [-0.3, 0.1, 0.2, 0.0, -0.4, 0.6],
         ];
         let mut samples = Vec::new();
-        let mut state = 1u64;
-        let mut draw = |modulus: u64| {
-            state = crate::rules::board::splitmix64(state);
-            state % modulus
-        };
+        let mut random = crate::rules::mix::Random::new(1);
+        let mut draw = |modulus: u64| random.next_u64() % modulus;
         for _ in 0..60_000 {
             let mut features = [1; FEATURES];
             for f in features.iter_mut().skip(1) {

@@ -14,7 +14,8 @@
 
 use super::table::Key;
 use crate::rules::bits::Bits;
-use crate::rules::board::{Board, Phase, splitmix64};
+use crate::rules::board::{Board, Phase};
+use crate::rules::mix::splitmix64;
 use crate::rules::square::Color;
 use crate::rules::{Rules, Symmetry};
 

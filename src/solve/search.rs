@@ -150,7 +150,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
                 return;
             }
             let mut child = *board;
-            child.play(mv);
+            child.play_unchecked(mv);
             let mut child_images = *images;
             self.keys
                 .update(&mut child_images, board.empty() ^ child.empty());

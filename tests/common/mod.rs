@@ -19,7 +19,7 @@ impl Rng {
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        konane::rules::board::splitmix64(self.0)
+        konane::rules::mix::splitmix64(self.0)
     }
 
     /// A number in `0..n`; `n` must not be 0.

@@ -8,7 +8,7 @@ use crate::arbiter::process::{
     self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
 };
 use crate::arbiter::spec::EngineSpec;
-use crate::rules::board::splitmix64;
+use crate::rules::mix::Random;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;

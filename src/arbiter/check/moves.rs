@@ -1,7 +1,7 @@
 //! The checks of moves: positions of every announced rule, and time limits.
 
 use super::setup::{
-    Random, clock_go, legal_in, no_move_position, opening_line, position_command, random_position,
+    clock_go, legal_in, no_move_position, opening_line, position_command, random_position,
 };
 use super::*;
 
@@ -37,7 +37,7 @@ impl Checker<'_> {
         let count = if self.settings.quick { 20 } else { 200 };
         let seed = self.settings.seed;
         self.on_engine("legal-moves", report, |s, announced| {
-            let mut random = Random(seed);
+            let mut random = Random::new(seed);
             let go = "go movetime 20";
             for i in 0..count {
                 let (rules, moves, position) = random_position(announced, &mut random);

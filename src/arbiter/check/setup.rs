@@ -92,21 +92,12 @@ impl Announced {
     }
 }
 
-/// A seeded random source for the random positions.
-pub(super) struct Random(pub(super) u64);
-
-impl Random {
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        (splitmix64(self.0) % n.max(1) as u64) as usize
-    }
-
-    pub(super) fn pick<T: Copy>(&mut self, items: &[T], otherwise: T) -> T {
-        if items.is_empty() {
-            otherwise
-        } else {
-            items[self.below(items.len())]
-        }
+/// One of `items` drawn from `random`, or `otherwise` when there are none.
+fn pick<T: Copy>(random: &mut Random, items: &[T], otherwise: T) -> T {
+    if items.is_empty() {
+        otherwise
+    } else {
+        items[random.below(items.len())]
     }
 }
 
@@ -123,8 +114,8 @@ pub(super) fn random_position(
         };
         let width = side(random, announced.width);
         let height = side(random, announced.height);
-        let opening = random.pick(&announced.openings, Opening::Traditional);
-        let capture = random.pick(&announced.captures, Capture::Straight);
+        let opening = pick(random, &announced.openings, Opening::Traditional);
+        let capture = pick(random, &announced.captures, Capture::Straight);
         let Ok(rules) = Rules::new(width, height, opening, capture) else {
             continue;
         };

@@ -6,7 +6,7 @@
 //! a level of at least 2^15 buckets never mistakes one key for another.
 
 use super::{Proof, physical_memory_mb};
-use crate::rules::board::splitmix64;
+use crate::rules::mix::splitmix64;
 use memmap2::MmapMut;
 use std::sync::atomic::{AtomicU64, Ordering};
 
