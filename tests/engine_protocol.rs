@@ -624,6 +624,30 @@ fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
 }
 
 #[test]
+fn multipv_works_at_every_skill_level() {
+    let mut e = engine();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name MultiPV value 3");
+    for level in [0, 10, 19] {
+        e.send(&format!("setoption name Skill value {level}"));
+        e.send("position startpos moves d5 e5");
+        e.send("go depth 2");
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        // Skill 0 searches one ply, the others the two asked for.
+        let depth = if level == 0 { 1 } else { 2 };
+        let last: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+            .collect();
+        assert_eq!(last.len(), 3, "Skill {level}: {lines:?}");
+        for (rank, line) in last.iter().enumerate() {
+            assert!(line.contains(&format!(" multipv {} ", rank + 1)), "{line}");
+        }
+    }
+}
+
+#[test]
 fn multipv_reports_ranked_lines_and_searchmoves_keeps_to_its_moves() {
     let mut e = engine();
     e.send("uci");

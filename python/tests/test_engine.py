@@ -47,6 +47,13 @@ def test_analysis_reports_the_best_lines(engine_path):
         assert len(single) == 1 and single[0]["depth"] == 3
 
 
+def test_analysis_reports_every_line_asked_for_at_a_skill_level(engine_path):
+    with konane.Engine(engine_path, options={"Skill": 10}) as engine:
+        lines = engine.analyse(konane.Position("8x8"), depth=4, multipv=3)
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert len({str(line["pv"][0]) for line in lines}) == 3
+
+
 def test_options_are_checked_against_what_the_engine_announces(engine_path):
     with pytest.raises(konane.EngineError, match="'Skil' is not one of the engine's options"):
         konane.Engine(engine_path, options={"Skil": 5})

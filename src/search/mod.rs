@@ -122,9 +122,20 @@ pub fn search(
     started: Instant,
     report: &mut dyn FnMut(&Report),
 ) -> Outcome {
+    let budget = budget(position, limits, settings.move_overhead);
+    match budget {
+        Some(budget) => log::debug!(
+            "time: soft {} ms, hard {} ms, counted from the go ({} ms ago), {} stones",
+            budget.soft.as_millis(),
+            budget.hard.as_millis(),
+            started.elapsed().as_millis(),
+            position.stone_total()
+        ),
+        None => log::debug!("time: no clock; limits {limits:?}"),
+    }
     position.visit(RootSearch {
         limits,
-        budget: budget(position, limits, settings.move_overhead),
+        budget,
         settings,
         shared,
         started,
@@ -163,6 +174,26 @@ pub fn budget(position: &Position, limits: &Limits, overhead: Duration) -> Optio
     )
 }
 
+/// How many root lines one iteration searches and reports.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    /// Lines searched (capped by the legal moves).
+    searched: usize,
+    /// Of those, how many are reported, best first.
+    shown: usize,
+    /// Whether reports carry their line's number (`multipv`).
+    numbered: bool,
+}
+
+impl Lines {
+    /// The best line alone, reported without a number.
+    const ONE: Lines = Lines {
+        searched: 1,
+        shown: 1,
+        numbered: false,
+    };
+}
+
 struct RootSearch<'a> {
     limits: &'a Limits,
     budget: Option<Budget>,
@@ -197,12 +228,8 @@ impl BoardVisitor for RootSearch<'_> {
                     let mut searcher = Searcher::new(shared, total_nodes, start);
                     searcher.helper_stop = Some(helpers_stop);
                     searcher.root_moves = root_moves;
-                    searcher.iterate(
-                        &board,
-                        MAX_PLY as u32 - 1,
-                        1 + helper as u32 % 2,
-                        &mut |_| {},
-                    );
+                    let depths = (1 + helper as u32 % 2, MAX_PLY as u32 - 1);
+                    searcher.iterate(&board, depths, Lines::ONE, &mut |_| {});
                 });
             }
             let mut searcher = Searcher::new(shared, &total_nodes, start);
@@ -214,14 +241,32 @@ impl BoardVisitor for RootSearch<'_> {
                 .depth
                 .unwrap_or(MAX_PLY as u32 - 1)
                 .clamp(1, MAX_PLY as u32 - 1);
-            let mut outcome = if level < skill::FULL {
-                let max_depth = max_depth.min(skill::depth_limit(level));
-                searcher.skilled(board, max_depth, level, self.report)
-            } else if self.settings.lines > 1 {
-                searcher.iterate_lines(board, max_depth, self.settings.lines, self.report)
-            } else {
-                searcher.iterate(board, max_depth, 1, self.report)
+            let wanted = self.settings.lines.max(1);
+            let lines = Lines {
+                // Below full strength every root move is scored, for Skill to choose from.
+                searched: if level < skill::FULL {
+                    usize::MAX
+                } else {
+                    wanted
+                },
+                shown: wanted,
+                numbered: wanted > 1,
             };
+            let max_depth = if level < skill::FULL {
+                max_depth.min(skill::depth_limit(level))
+            } else {
+                max_depth
+            };
+            let (mut outcome, scored) = searcher.iterate(board, (1, max_depth), lines, self.report);
+            if level < skill::FULL {
+                // Skill plays one of the scored moves, chosen with random bits.
+                let clock = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64);
+                let seed = board.hash() ^ clock;
+                outcome.best = skill::choose(&scored, level, seed).or(outcome.best);
+                outcome.ponder = None;
+            }
             let unbounded = self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed);
             if unbounded && outcome.best.is_some() {
                 // UCI: after `go infinite` or `go ponder`, bestmove waits for `stop` or `ponderhit`.
@@ -312,17 +357,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Reports a finished iteration of `depth` that found `score` along `pv`.
-    fn report_iteration(
-        &mut self,
-        depth: u32,
-        score: i32,
-        pv: Vec<Move>,
-        report: &mut dyn FnMut(&Report),
-    ) {
-        self.report_line(depth, score, pv, None, report);
-    }
-
     /// Reports line `multipv` of a finished iteration (`None`: the only line).
     fn report_line(
         &mut self,
@@ -350,138 +384,77 @@ impl<'a> Searcher<'a> {
         self.clock_started && self.budget.is_some_and(|b| self.start.elapsed() >= b.soft)
     }
 
-    /// Iterative deepening from `first_depth` to `max_depth`.
+    /// The one iterative deepening loop, from `first_depth` to `max_depth`. Each iteration
+    /// searches the root once per line of `lines`, leaving out the moves of the lines found
+    /// before (one search with one line), and once it is complete reports its `shown` best
+    /// lines (numbered when `numbered`, as MultiPV asks). Returns the outcome and every line
+    /// of the last complete iteration as (move, score), best first: Skill chooses from those.
     fn iterate<B: Bits>(
         &mut self,
         board: &Board<B>,
-        max_depth: u32,
-        first_depth: u32,
+        depths: (u32, u32),
+        lines: Lines,
         report: &mut dyn FnMut(&Report),
-    ) -> Outcome {
+    ) -> (Outcome, Vec<(Move, i32)>) {
+        let (first_depth, max_depth) = depths;
         let moves = self.root_legal_moves(board);
         let mut outcome = Outcome {
             best: moves.first().copied(),
             ..Outcome::default()
         };
+        let mut scored = Vec::new();
         if moves.len() <= 1 && self.helper_stop.is_none() && self.budget.is_some() {
             // One legal move (or none): nothing to think about under a clock.
-            return outcome;
+            return (outcome, scored);
         }
-        let mut score = 0;
+        let count = lines.searched.min(moves.len()).max(1);
+        let mut guesses = vec![0; count];
         for depth in first_depth..=max_depth {
             self.seldepth = 0;
-            let found = self.aspiration(board, depth as i32, score);
-            if self.stopped && depth > first_depth {
-                break;
-            }
-            score = found;
-            outcome.best = self.pv[0].first().copied().or(outcome.best);
-            outcome.ponder = self.pv[0].get(1).copied();
-            let pv = self.pv[0].clone();
-            self.report_iteration(depth, score, pv, report);
-            let proven = score.abs() >= MATE_BOUND && depth as i32 > MATE - score.abs();
-            if self.stopped || self.past_soft_limit() || (proven && self.budget.is_some()) {
-                break;
-            }
-        }
-        outcome
-    }
-
-    /// Iterative deepening of the `lines` best root moves: each iteration searches the root
-    /// once per line, leaving out the moves of the lines found before, and reports every line
-    /// (best first) once the iteration is complete.
-    fn iterate_lines<B: Bits>(
-        &mut self,
-        board: &Board<B>,
-        max_depth: u32,
-        lines: usize,
-        report: &mut dyn FnMut(&Report),
-    ) -> Outcome {
-        let moves = self.root_legal_moves(board);
-        let lines = lines.min(moves.len());
-        let mut outcome = Outcome {
-            best: moves.first().copied(),
-            ..Outcome::default()
-        };
-        let mut guesses = vec![0; lines];
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(lines);
             self.excluded.clear();
-            for guess in guesses.iter().take(lines) {
-                let score = self.aspiration(board, depth as i32, *guess);
-                if self.stopped {
+            let mut found: Vec<(i32, Vec<Move>)> = Vec::with_capacity(count);
+            for (line, &guess) in guesses.iter().enumerate() {
+                let score = self.aspiration(board, depth as i32, guess);
+                // A stopped search is kept only as the very first line there is.
+                if self.stopped && (depth > first_depth || line > 0) {
                     break;
                 }
                 let pv = self.pv[0].clone();
-                let Some(&first) = pv.first() else { break };
-                self.excluded.push(first);
+                let first = pv.first().copied();
                 found.push((score, pv));
+                match first {
+                    Some(mv) if !self.stopped => self.excluded.push(mv),
+                    _ => break,
+                }
             }
             self.excluded.clear();
-            if found.len() < lines && depth > 1 {
+            if found.len() < count && depth > first_depth {
                 break;
             }
             found.sort_by_key(|(score, _)| -score);
-            guesses = found.iter().map(|(score, _)| *score).collect();
-            guesses.resize(lines, 0);
+            for (guess, (score, _)) in guesses.iter_mut().zip(&found) {
+                *guess = *score;
+            }
             if let Some((_, pv)) = found.first() {
                 outcome.best = pv.first().copied().or(outcome.best);
                 outcome.ponder = pv.get(1).copied();
             }
-            for (rank, (score, pv)) in found.into_iter().enumerate() {
-                self.report_line(depth, score, pv, Some(rank as u32 + 1), report);
+            scored = found
+                .iter()
+                .filter_map(|(score, pv)| pv.first().map(|&mv| (mv, *score)))
+                .collect();
+            let best_score = found.first().map_or(0, |(score, _)| *score);
+            for (rank, (score, pv)) in found.into_iter().take(lines.shown).enumerate() {
+                let multipv = lines.numbered.then_some(rank as u32 + 1);
+                self.report_line(depth, score, pv, multipv, report);
             }
-            if self.stopped || self.past_soft_limit() {
+            let proven = best_score.abs() >= MATE_BOUND && depth as i32 > MATE - best_score.abs();
+            let proven_stop = proven && count == 1 && self.budget.is_some();
+            if self.stopped || self.past_soft_limit() || proven_stop {
                 break;
             }
         }
-        outcome
-    }
-
-    /// Below full strength: iterative deepening to `max_depth`, each iteration scoring every
-    /// root move with a full window, then the move [`skill::choose`] picks from the last
-    /// complete iteration.
-    fn skilled<B: Bits>(
-        &mut self,
-        board: &Board<B>,
-        max_depth: u32,
-        level: u8,
-        report: &mut dyn FnMut(&Report),
-    ) -> Outcome {
-        let moves = self.root_legal_moves(board);
-        let mut scored: Vec<(Move, i32)> = Vec::new();
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            let mut iteration = Vec::with_capacity(moves.len());
-            for &mv in &moves {
-                let mut child = *board;
-                child.play_unchecked(mv);
-                let score = -self.negamax(&child, depth as i32 - 1, 1, -INFINITY, INFINITY);
-                if self.stopped {
-                    break;
-                }
-                iteration.push((mv, score));
-            }
-            if iteration.len() < moves.len() && !scored.is_empty() {
-                break;
-            }
-            scored = iteration;
-            let Some(&(best, score)) = scored.iter().max_by_key(|&&(_, score)| score) else {
-                break;
-            };
-            self.report_iteration(depth, score, vec![best], report);
-            if self.stopped || self.past_soft_limit() {
-                break;
-            }
-        }
-        let clock = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Outcome {
-            best: skill::choose(&scored, level, board.hash() ^ clock).or(moves.first().copied()),
-            ..Outcome::default()
-        }
+        (outcome, scored)
     }
 
     /// The legal moves of the root that the search may play.
