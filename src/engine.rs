@@ -122,6 +122,10 @@ pub fn run(mut input: impl BufRead, output: Output) {
         }
     };
     while let Some(line) = next_line(&mut input) {
+        match &line {
+            InputLine::Text(text) => log::debug!("received: {text}"),
+            InputLine::Bad(why) => log::debug!("received a bad line: {why}"),
+        }
         let parsed = match line {
             InputLine::Text(text) => protocol::parse(&text).map_err(|error| error.to_string()),
             InputLine::Bad(why) => Err(why),
@@ -461,10 +465,23 @@ impl EngineThread {
             shared,
             started,
             &mut |report| {
+                log::debug!(
+                    "iteration: depth {} line {:?} score {:?} nodes {} after {} ms",
+                    report.depth,
+                    report.multipv,
+                    report.score,
+                    report.nodes,
+                    report.elapsed.as_millis()
+                );
                 output.line(&info_line(report));
             },
         );
         self.finished_long_command();
+        log::debug!(
+            "search done: {} nodes in {} ms",
+            outcome.nodes,
+            started.elapsed().as_millis()
+        );
         let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
         let ponder = match (self.dialect, outcome.ponder) {
             (Dialect::Uci, Some(reply)) => format!(" ponder {reply}"),

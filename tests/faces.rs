@@ -299,3 +299,60 @@ fn play_shows_control_characters_escaped() {
     game.send("quit");
     game.wait_exit();
 }
+
+#[test]
+fn diagnostics_are_logged_when_rust_log_asks_and_never_otherwise() {
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_konane-engine"));
+    let tournament = |log: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"));
+        command.args([
+            "--engine", &engine, "--engine", &engine, "--games", "2", "--depth", "1",
+        ]);
+        command.env_remove("RUST_LOG");
+        if let Some(level) = log {
+            command.env("RUST_LOG", level);
+        }
+        command.output().unwrap()
+    };
+    let quiet = tournament(None);
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
+    let logged = tournament(Some("debug"));
+    let stderr = String::from_utf8_lossy(&logged.stderr);
+    assert!(
+        stderr.contains("started konane-engine (process "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("its process group killed and reaped"),
+        "{stderr}"
+    );
+    let search = |log: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_konane-engine"));
+        command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        command
+            .stderr(std::process::Stdio::piped())
+            .env_remove("RUST_LOG");
+        if let Some(level) = log {
+            command.env("RUST_LOG", level);
+        }
+        let mut child = command.spawn().unwrap();
+        use std::io::Write;
+        let input = b"uci\nposition startpos moves d5 e5\ngo wtime 1000 btime 1000\nisready\n";
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert_eq!(String::from_utf8_lossy(&search(None).stderr), "");
+    let logged = search(Some("konane=debug"));
+    let stderr = String::from_utf8_lossy(&logged.stderr);
+    for part in [
+        "received: uci",
+        "time: soft ",
+        "iteration: depth 1 ",
+        "search done: ",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
+}

@@ -237,14 +237,20 @@ fn ctrl_c_counts_as_abandoned_only_the_games_in_progress() {
     assert_eq!(arbiter.wait().unwrap().code(), Some(130));
     let mut stdout = String::new();
     std::io::Read::read_to_string(&mut arbiter.stdout.take().unwrap(), &mut stdout).unwrap();
+    // "The game in progress was abandoned, ...", or "The 3 games in progress were ...".
     let abandoned: usize = stdout
         .lines()
         .find_map(|line| {
-            line.strip_suffix(
-                " games in progress were abandoned, not recorded: --resume plays them again.",
-            )
+            if line.starts_with("The game in progress was abandoned, not recorded: ") {
+                return Some(1);
+            }
+            line.strip_prefix("The ")?
+                .strip_suffix(
+                    " games in progress were abandoned, not recorded: --resume plays them again.",
+                )?
+                .parse()
+                .ok()
         })
-        .and_then(|count| count.parse().ok())
         .unwrap_or_else(|| panic!("no count of abandoned games: {stdout}"));
     let recorded = common::arbiter::records(&results).len();
     assert!(

@@ -99,6 +99,8 @@ pub struct Summary {
     pub finished: usize,
     /// Games this run (or shard) plays in all.
     pub total: usize,
+    /// Games this run began (finished or not).
+    pub started: usize,
     /// Games in progress when the run was stopped: not recorded, played again on resume.
     pub abandoned: usize,
     /// Games finished after the SPRT decided (they were in progress then).
@@ -277,6 +279,7 @@ pub fn run(
         standings,
         finished: total - remaining.len(),
         total,
+        started: 0,
         abandoned: 0,
         after_verdict: 0,
         schedule,
@@ -350,6 +353,7 @@ fn play_remaining(
             };
             let record = match message {
                 FromWorker::Started(start) => {
+                    summary.started += 1;
                     reporter.report(Event::GameStarted(start));
                     continue;
                 }

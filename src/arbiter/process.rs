@@ -211,6 +211,13 @@ impl EngineProcess {
                 format!("cannot start '{}': {e}{hint}", launch.command)
             })?;
         watchdog::guard(child.id());
+        log::debug!(
+            "started {} (process {}): {} {}",
+            launch.name,
+            child.id(),
+            launch.command,
+            launch.args.join(" ")
+        );
         let (recent, recent_stderr) = (Recent::default(), Recent::default());
         let stdout = child.stdout.take().expect("stdout was piped");
         let (sender, lines) = unbounded();
@@ -299,7 +306,10 @@ impl EngineProcess {
                     return Ok((line, at));
                 }
                 Err(RecvTimeoutError::Timeout) if now + wait < deadline => continue,
-                Err(RecvTimeoutError::Timeout) => return Err(ReadError::Timeout),
+                Err(RecvTimeoutError::Timeout) => {
+                    log::debug!("{}: no line by the deadline", self.name);
+                    return Err(ReadError::Timeout);
+                }
                 Err(RecvTimeoutError::Disconnected) => return Err(ReadError::Closed),
             }
         }
@@ -399,6 +409,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit, waits up to `grace` for it, then kills its whole group.
     pub fn shut_down(mut self, grace: Duration) {
+        log::debug!("{}: quit, {} ms to exit", self.name, grace.as_millis());
         let _ = self.send("quit");
         self.stdin = None;
         self.exit_status(grace);
@@ -409,6 +420,7 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.stdin = None;
+        log::debug!("{}: its process group killed and reaped", self.name);
         if let Ok(pid) = i32::try_from(self.child.id()) {
             // The group may already be gone; there is nothing else to do then.
             let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);

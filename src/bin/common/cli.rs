@@ -34,6 +34,12 @@ impl RulesArgs {
     }
 }
 
+/// Prints the library's diagnostics on standard error when `RUST_LOG` asks for them
+/// (`RUST_LOG=debug`, `RUST_LOG=konane::arbiter=debug`); silent otherwise.
+pub fn init_logging() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+}
+
 /// Writes to standard output. When the reader of a pipe has gone (`| head`), the program
 /// ends quietly with status 141, as a shell reports death by SIGPIPE, instead of panicking as
 /// `print!` does; anything the program must not lose is written elsewhere before it prints.

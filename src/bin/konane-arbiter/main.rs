@@ -302,7 +302,8 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), S
 }
 
 /// Runs `konane-arbiter` with the program's arguments; the exit code says how it ended.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
+    cli::init_logging();
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let interrupted = Arc::new(AtomicBool::new(false));

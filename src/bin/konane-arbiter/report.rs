@@ -37,6 +37,10 @@ pub fn games(count: usize) -> String {
 pub fn summary(summary: &Summary, sprt: Option<&Sprt>, demo: bool) {
     let finished = summary.finished;
     match summary.ending {
+        Ending::Interrupted if summary.started == 0 => {
+            crate::say!("\nInterrupted before the first game; --resume continues.");
+            return;
+        }
         Ending::Interrupted => {
             crate::say!(
                 "\nInterrupted after {finished} of {}; --resume continues.",

@@ -67,6 +67,7 @@ fn position_of(rules: &RulesArgs, fen: Option<&str>) -> Result<Position, Positio
 }
 
 fn main() -> ExitCode {
+    cli::init_logging();
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft {
