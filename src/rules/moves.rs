@@ -13,6 +13,20 @@ pub const MAX_JUMPS: u8 = 32;
 const MAX_MOVE_TEXT: usize = 3 * (MAX_JUMPS as usize + 1);
 
 /// An opening removal, or a jump path: a start square and the direction of each single jump.
+/// Its text names the start and the end of each straight leg (`d5` removes, `f5d5` jumps
+/// once, `f5b5` twice in a line, `f5d5d3` twice with a turn).
+///
+/// ```
+/// use konane::Move;
+///
+/// let jump: Move = "f5b5".parse()?;
+/// assert_eq!(jump.to_string(), "f5b5");
+/// assert_eq!(jump.jump_count(), 2);
+/// assert!("d5".parse::<Move>()?.is_removal());
+/// assert!("f5d5b5".parse::<Move>().is_err()); // one straight leg is written f5b5
+/// assert!("f5d6".parse::<Move>().is_err()); // a jump goes two squares in a line
+/// # Ok::<(), konane::MoveError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     from: Square,

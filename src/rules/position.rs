@@ -9,6 +9,20 @@ use crate::rules::{Capture, Opening, Rules, RulesError};
 use std::fmt;
 
 /// A Konane position of any size: up to 64 squares on `u64`, up to 128 on `u128`, else [`Wide`].
+///
+/// ```
+/// use konane::{Position, Rules};
+///
+/// let mut position = Position::start(Rules::default())?; // 8x8, traditional, straight
+/// assert_eq!(position.legal_moves().len(), 4); // Black removes a centre or corner stone
+/// position.play("d5".parse()?)?; // a black stone of the centre
+/// position.play("c5".parse()?)?; // White removes a stone next to the hole
+/// assert!(position.play("a1a3".parse()?).is_err()); // checked: nothing to capture there
+/// position.play("f5d5".parse()?)?; // Black jumps the white stone on e5
+/// assert_eq!(position.side_to_move(), konane::Color::White);
+/// assert_eq!(position.perft(1), position.legal_moves().len() as u64);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Position {
     /// Boards of at most 64 squares (8x8 and smaller).

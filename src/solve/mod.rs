@@ -89,6 +89,20 @@ pub struct Progress {
 
 /// A solver: the proof table and the stop flag, kept across solves (so that the openings of
 /// one board share what they prove).
+///
+/// ```
+/// use konane::solve::{ProofTable, Solver};
+/// use konane::{Position, Rules};
+/// use std::sync::atomic::AtomicBool;
+///
+/// let table = ProofTable::new(16)?;
+/// let stop = AtomicBool::new(false);
+/// let start = Position::start(Rules::new(4, 4, Default::default(), Default::default())?)?;
+/// let solution = Solver::new(&table, &stop).solve(&start, true);
+/// assert_eq!(solution.wins, Some(false)); // Black, to move first on 4x4, loses
+/// assert!(solution.winning_moves().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Solver<'a> {
     table: &'a ProofTable,
     stop: &'a AtomicBool,
