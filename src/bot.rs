@@ -4,7 +4,7 @@
 //! or `go ponder` the move waits for `stop`), `go perft`, queries, `d`, and one error line for
 //! each bad input. The bot then runs under `konane-arbiter`, its `check` and its GUI.
 
-use crate::protocol::game::{GameSetup, RULE_OPTION_LINES};
+use crate::protocol::game::{GameSetup, RULE_OPTIONS};
 use crate::protocol::io::{InputLine, Output, next_line};
 use crate::protocol::{self, Command, Go};
 use crate::rules::moves::Move;
@@ -67,8 +67,8 @@ pub fn serve(
             Command::Uci | Command::Ugi => {
                 output.line(&format!("id name {}", identity.name));
                 output.line(&format!("id author {}", identity.author));
-                for line in RULE_OPTION_LINES {
-                    output.line(line);
+                for option in RULE_OPTIONS.iter() {
+                    output.line(&option.line());
                 }
                 output.line(if command == Command::Ugi {
                     "ugiok"
@@ -266,7 +266,7 @@ mod tests {
         );
         assert_eq!(lines[0], "id name First");
         assert!(lines.contains(&"uciok".to_string()));
-        assert!(lines.contains(&RULE_OPTION_LINES[0].to_string()));
+        assert!(lines.contains(&RULE_OPTIONS[0].line()));
         let mut position = Position::start(
             crate::Rules::new(6, 6, crate::Opening::Traditional, crate::Capture::Straight).unwrap(),
         )

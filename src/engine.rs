@@ -3,8 +3,9 @@
 //! to the one engine thread, which owns the position, the options and the search.
 
 use crate::bench;
-use crate::protocol::game::{GameSetup, RULE_OPTION_LINES, spin};
+use crate::protocol::game::{GameSetup, RULE_OPTIONS};
 use crate::protocol::io::{InputLine, Output, next_line};
+use crate::protocol::options::{EngineOption, OptionError, judge};
 use crate::protocol::{self, Command, Go};
 use crate::rules::position::Position;
 use crate::rules::square::Color;
@@ -13,6 +14,7 @@ use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
 use crossbeam_channel::{Receiver, unbounded};
+use once_cell::sync::Lazy;
 use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -55,40 +57,66 @@ impl Default for Options {
     }
 }
 
-/// The `option` lines of the handshake, besides the rule options.
-const OPTION_LINES: [&str; 6] = [
-    "option name Hash type spin default 16 min 1 max 65536",
-    "option name Skill type spin default 20 min 0 max 20",
-    "option name Threads type spin default 1 min 1 max 256",
-    "option name MoveOverhead type spin default 10 min 0 max 5000",
-    "option name Ponder type check default false",
-    "option name MultiPV type spin default 1 min 1 max 256",
-];
+/// Sets one option from its value, already judged to be one the option takes.
+type Setter = fn(&mut Options, &str);
+
+/// A whole number a spin option took (0 cannot come: it was judged in range first).
+fn number(value: &str) -> u64 {
+    value.trim().parse().unwrap_or(0)
+}
+
+/// The engine's own options, each declared once with what setting it does: the handshake
+/// prints them, and `setoption` is judged by them before it sets anything.
+static OPTIONS: Lazy<Vec<(EngineOption, Setter)>> = Lazy::new(|| {
+    let defaults = Options::default();
+    let setters: [(EngineOption, Setter); 6] = [
+        (
+            EngineOption::spin("Hash", defaults.hash_mb as i64, 1, 65536),
+            |o, v| o.hash_mb = number(v) as usize,
+        ),
+        (
+            EngineOption::spin(
+                "Skill",
+                i64::from(defaults.skill),
+                0,
+                i64::from(skill::FULL),
+            ),
+            |o, v| o.skill = number(v) as u8,
+        ),
+        (
+            EngineOption::spin("Threads", defaults.threads as i64, 1, 256),
+            |o, v| o.threads = number(v) as usize,
+        ),
+        (
+            EngineOption::spin("MoveOverhead", defaults.move_overhead as i64, 0, 5000),
+            |o, v| o.move_overhead = number(v),
+        ),
+        (EngineOption::check("Ponder", defaults.ponder), |o, v| {
+            o.ponder = v.trim() == "true"
+        }),
+        (
+            EngineOption::spin("MultiPV", defaults.lines as i64, 1, 256),
+            |o, v| o.lines = number(v) as usize,
+        ),
+    ];
+    setters.into()
+});
 
 impl Options {
-    /// Applies one `setoption`; the error names the option and the bad value.
+    /// Applies one `setoption`; the error names the option, what it takes and the value.
+    /// Names are matched without regard to case or spaces (`Move Overhead`).
     fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value = value.unwrap_or("");
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => self.hash_mb = spin("Hash", value, 1, 65536)? as usize,
-            "threads" => self.threads = spin("Threads", value, 1, 256)? as usize,
-            "multipv" => self.lines = spin("MultiPV", value, 1, 256)? as usize,
-            "skill" => self.skill = spin("Skill", value, 0, u64::from(skill::FULL))? as u8,
-            "moveoverhead" | "move overhead" => {
-                self.move_overhead = spin("MoveOverhead", value, 0, 5000)?
-            }
-            "ponder" => {
-                self.ponder = match value.trim() {
-                    "true" => true,
-                    "false" => false,
-                    other => {
-                        return Err(format!(
-                            "setoption: Ponder must be true or false, not '{other}'"
-                        ));
-                    }
+        let declared: Vec<EngineOption> = OPTIONS.iter().map(|(o, _)| o.clone()).collect();
+        let option =
+            judge(&declared, &name.replace(' ', ""), value).map_err(|refused| match refused {
+                OptionError::Unknown(..) => {
+                    format!("setoption: unknown option '{name}'")
                 }
-            }
-            _ => return Err(format!("setoption: unknown option '{name}'")),
+                other => other.setoption_text(),
+            })?;
+        if let Some((_, setter)) = OPTIONS.iter().find(|(o, _)| o.name == option.name) {
+            setter(self, value);
         }
         Ok(())
     }
@@ -237,8 +265,9 @@ impl EngineThread {
                 self.dialect = if ugi { Dialect::Ugi } else { Dialect::Uci };
                 self.output.line(&format!("id name {NAME}"));
                 self.output.line("id author the Konane engine developers");
-                for line in OPTION_LINES.iter().chain(&RULE_OPTION_LINES) {
-                    self.output.line(line);
+                let own = OPTIONS.iter().map(|(option, _)| option);
+                for option in own.chain(RULE_OPTIONS.iter()) {
+                    self.output.line(&option.line());
                 }
                 self.output.line(if ugi { "ugiok" } else { "uciok" });
             }

@@ -160,7 +160,7 @@ fn every_bad_input_gets_one_error_line_and_changes_nothing() {
         ),
         (
             "setoption name Capture value diagonal",
-            "unknown capture 'diagonal'",
+            "Capture must be one of straight, single, turning, not 'diagonal'",
         ),
         ("setoption name Colour value red", "unknown option 'Colour'"),
         (

@@ -9,7 +9,6 @@ pub mod game;
 pub mod log;
 pub mod merge;
 pub mod openings;
-pub mod options;
 pub mod pgn;
 pub mod play;
 pub mod preflight;

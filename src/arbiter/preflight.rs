@@ -3,9 +3,9 @@
 
 use crate::arbiter::game::Deadlines;
 use crate::arbiter::log::Log;
-use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::process::EngineProcess;
 use crate::arbiter::spec::EngineSpec;
+use crate::protocol::options::{self, EngineOption};
 use crate::rules::Rules;
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 //! and killed with its whole group, then reaped, when dropped.
 
 use crate::arbiter::log::Log;
-use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::watchdog;
+use crate::protocol::options::{self, EngineOption};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;

@@ -3,9 +3,9 @@
 
 use crate::arbiter::game::{Clocks, TimeControl};
 use crate::arbiter::openings::Opening;
-use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::record::Termination;
 use crate::gui::tree::{Node, Variations};
+use crate::protocol::options::{self, EngineOption};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;

@@ -33,7 +33,7 @@ pub struct Settings {
     /// The port; 0 picks a free one.
     pub port: u16,
     /// The options each engine announced at start, in the order of `engines`.
-    pub announced: Vec<Vec<crate::arbiter::options::EngineOption>>,
+    pub announced: Vec<Vec<crate::protocol::options::EngineOption>>,
     /// The engines' deadlines.
     pub deadlines: Deadlines,
     /// `--log`.

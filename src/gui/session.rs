@@ -5,7 +5,6 @@
 
 use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat};
 use crate::arbiter::log::Log;
-use crate::arbiter::options::EngineOption;
 use crate::arbiter::record::Termination;
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
@@ -16,6 +15,7 @@ use crate::gui::info::Live;
 use crate::gui::series::{MAX_GAMES, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
+use crate::protocol::options::EngineOption;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};

@@ -3,31 +3,28 @@
 //! answers to `query`. The engine and the bots of [`crate::bot`] share it, so that both read
 //! positions and options the same way.
 
+use crate::protocol::options::{EngineOption, OptionError, judge};
 use crate::protocol::{Query, Start};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
+use crate::rules::square::{MAX_SIDE, MIN_SIDE};
 use crate::rules::{Capture, Opening, Rules};
+use once_cell::sync::Lazy;
 
-/// The `option` lines of the rule options, as the handshake announces them.
-pub const RULE_OPTION_LINES: [&str; 4] = [
-    "option name Width type spin default 8 min 2 max 26",
-    "option name Height type spin default 8 min 2 max 26",
-    "option name Opening type combo default traditional var traditional var any",
-    "option name Capture type combo default straight var straight var single var turning",
-];
-
-/// Reads a `spin` option's value; the error names the option, its range and the value.
-pub fn spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    value
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|v| (min..=max).contains(v))
-        .ok_or_else(|| {
-            format!("setoption: {name} must be a whole number from {min} to {max}, not '{value}'")
-        })
-}
+/// The rule options, declared once: the handshake announces them and `setoption` is judged
+/// by them.
+pub static RULE_OPTIONS: Lazy<Vec<EngineOption>> = Lazy::new(|| {
+    let side = (i64::from(MIN_SIDE), i64::from(MAX_SIDE));
+    let openings: Vec<&str> = Opening::ALL.iter().map(|o| o.name()).collect();
+    let captures: Vec<&str> = Capture::ALL.iter().map(|c| c.name()).collect();
+    vec![
+        EngineOption::spin("Width", 8, side.0, side.1),
+        EngineOption::spin("Height", 8, side.0, side.1),
+        EngineOption::combo("Opening", Opening::default().name(), &openings),
+        EngineOption::combo("Capture", Capture::default().name(), &captures),
+    ]
+});
 
 /// The rule options and the position they and `position` commands set up.
 #[derive(Clone, Debug)]
@@ -53,24 +50,21 @@ impl Default for GameSetup {
 }
 
 impl GameSetup {
-    /// Applies `setoption` for a rule option: `Ok(false)` when `name` is not one.
+    /// Applies `setoption` for a rule option: `Ok(false)` when `name` is not one; the error
+    /// names the option, what it takes and the value.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<bool, String> {
-        let value = value.unwrap_or("");
-        match name.to_ascii_lowercase().as_str() {
-            "width" => self.width = spin("Width", value, 2, 26)? as usize,
-            "height" => self.height = spin("Height", value, 2, 26)? as usize,
-            "opening" => {
-                self.opening = value
-                    .trim()
-                    .parse()
-                    .map_err(|e| format!("setoption: {e}"))?
-            }
-            "capture" => {
-                self.capture = value
-                    .trim()
-                    .parse()
-                    .map_err(|e| format!("setoption: {e}"))?
-            }
+        let value = value.unwrap_or("").trim();
+        let option = match judge(&RULE_OPTIONS, name, value) {
+            Ok(option) => option,
+            Err(OptionError::Unknown(..)) => return Ok(false),
+            Err(refused) => return Err(refused.setoption_text()),
+        };
+        let refused = |e: String| format!("setoption: {e}");
+        match option.name.as_str() {
+            "Width" => self.width = value.parse().map_err(|_| refused(value.into()))?,
+            "Height" => self.height = value.parse().map_err(|_| refused(value.into()))?,
+            "Opening" => self.opening = value.parse().map_err(|e| refused(format!("{e}")))?,
+            "Capture" => self.capture = value.parse().map_err(|e| refused(format!("{e}")))?,
             _ => return Ok(false),
         }
         Ok(true)

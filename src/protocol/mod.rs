@@ -1,8 +1,11 @@
-//! The engine protocol's input side: one text line in, one typed [`Command`] out (see protocol.md).
-//! Parsing knows the notation but not the position: legality is checked by the engine.
+//! The engine protocol (protocol.md), both ways: one text line in, one typed [`Command`] out
+//! for engines and bots; and in [`options`], the `option` lines engines announce, declared by
+//! our engine and read by the arbiter, `check`, the GUI and Python alike. Parsing knows the
+//! notation but not the position: legality is checked by the engine.
 
 pub mod game;
 pub mod io;
+pub mod options;
 
 use crate::rules::moves::{Move, MoveError};
 use nom::bytes::complete::take_till1;

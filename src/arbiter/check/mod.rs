@@ -3,11 +3,11 @@
 //! was sent, and what came back or that nothing came within the deadline.
 
 use crate::arbiter::log::Log;
-use crate::arbiter::options::{self, EngineOption};
 use crate::arbiter::process::{
     self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
 };
 use crate::arbiter::spec::EngineSpec;
+use crate::protocol::options::{self, EngineOption};
 use crate::rules::mix::Random;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;

@@ -1,6 +1,8 @@
-//! Engine options: the `option` lines of a handshake read, and a value checked against what
-//! the engine announced, so that a misspelled or out-of-range `option.X=Y` is refused before
-//! the first game instead of ignored.
+//! Engine options, both ways: an engine declares its options once as [`EngineOption`]s and
+//! prints its handshake from them ([`EngineOption::line`]); a GUI reads the `option` lines
+//! ([`parse`]); both judge a value by the same [`judge`], so that a misspelled or out-of-range
+//! `setoption` is refused by the engine with the same reason the arbiter gives before the
+//! first game.
 
 use serde::Serialize;
 
@@ -19,6 +21,131 @@ pub struct EngineOption {
     pub max: Option<i64>,
     /// A combo's values.
     pub vars: Vec<String>,
+}
+
+impl EngineOption {
+    /// A `spin` option: a whole number from `min` to `max`.
+    pub fn spin(name: &str, default: i64, min: i64, max: i64) -> EngineOption {
+        EngineOption {
+            name: name.to_string(),
+            kind: "spin".to_string(),
+            default: Some(default.to_string()),
+            min: Some(min),
+            max: Some(max),
+            vars: Vec::new(),
+        }
+    }
+
+    /// A `check` option: true or false.
+    pub fn check(name: &str, default: bool) -> EngineOption {
+        EngineOption {
+            name: name.to_string(),
+            kind: "check".to_string(),
+            default: Some(default.to_string()),
+            min: None,
+            max: None,
+            vars: Vec::new(),
+        }
+    }
+
+    /// A `combo` option: one of `vars`.
+    pub fn combo(name: &str, default: &str, vars: &[&str]) -> EngineOption {
+        EngineOption {
+            name: name.to_string(),
+            kind: "combo".to_string(),
+            default: Some(default.to_string()),
+            min: None,
+            max: None,
+            vars: vars.iter().map(|v| v.to_string()).collect(),
+        }
+    }
+
+    /// The handshake's `option name ... type ...` line, which [`parse`] reads back.
+    pub fn line(&self) -> String {
+        let mut line = format!("option name {} type {}", self.name, self.kind);
+        if let Some(default) = &self.default {
+            line += &format!(" default {default}");
+        }
+        if let (Some(min), Some(max)) = (self.min, self.max) {
+            line += &format!(" min {min} max {max}");
+        }
+        for var in &self.vars {
+            line += &format!(" var {var}");
+        }
+        line
+    }
+}
+
+/// Why a value is refused for an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name; the names there are follow.
+    Unknown(String, Vec<String>),
+    /// The option (by its declared name) does not take the value; what it takes follows.
+    BadValue {
+        /// The option's name as declared.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What the option accepts: `a whole number from 0 to 20`, `true or false`, ...
+        accepts: String,
+    },
+}
+
+impl OptionError {
+    /// The error line of an engine that refuses this `setoption`.
+    pub fn setoption_text(&self) -> String {
+        match self {
+            OptionError::Unknown(name, _) => format!("setoption: unknown option '{name}'"),
+            OptionError::BadValue {
+                name,
+                value,
+                accepts,
+            } => format!("setoption: {name} must be {accepts}, not '{value}'"),
+        }
+    }
+}
+
+/// Finds the option `name` among `options` (without regard to case, as engines do) and checks
+/// that it takes `value`; returns the option.
+pub fn judge<'a>(
+    options: &'a [EngineOption],
+    name: &str,
+    value: &str,
+) -> Result<&'a EngineOption, OptionError> {
+    let Some(option) = options.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
+        let names = options.iter().map(|o| o.name.clone()).collect();
+        return Err(OptionError::Unknown(name.to_string(), names));
+    };
+    let accepts = match option.kind.as_str() {
+        "spin" => {
+            let (min, max) = (
+                option.min.unwrap_or(i64::MIN),
+                option.max.unwrap_or(i64::MAX),
+            );
+            match value.trim().parse::<i64>() {
+                Ok(number) if (min..=max).contains(&number) => return Ok(option),
+                _ => format!("a whole number from {min} to {max}"),
+            }
+        }
+        "check" if matches!(value.trim(), "true" | "false") => return Ok(option),
+        "check" => "true or false".to_string(),
+        "combo"
+            if option
+                .vars
+                .iter()
+                .any(|v| v.eq_ignore_ascii_case(value.trim())) =>
+        {
+            return Ok(option);
+        }
+        "combo" => format!("one of {}", option.vars.join(", ")),
+        _ => return Ok(option),
+    };
+    Err(OptionError::BadValue {
+        name: option.name.clone(),
+        value: value.to_string(),
+        accepts,
+    })
 }
 
 /// Parses `option name <name> type <type> [default <v>] [min <n>] [max <n>] [var <v>]...`,
@@ -103,48 +230,27 @@ pub fn parse(line: &str) -> Result<EngineOption, String> {
     Ok(option)
 }
 
-/// Checks `name=value` against the `announced` options: the error names the option and what
-/// the engine accepts. Names are matched without regard to case, as engines do.
+/// Checks `name=value` against the `announced` options, as a GUI says it: the error names
+/// the option and what the engine accepts.
 pub fn check_value(announced: &[EngineOption], name: &str, value: &str) -> Result<(), String> {
-    let Some(option) = announced.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
-        let names: Vec<&str> = announced.iter().map(|o| o.name.as_str()).collect();
-        return Err(format!(
+    match judge(announced, name, value) {
+        Ok(_) => Ok(()),
+        Err(OptionError::Unknown(name, names)) => Err(format!(
             "option '{name}' is not one of the engine's options ({})",
             if names.is_empty() {
                 "it announced none".to_string()
             } else {
                 names.join(", ")
             }
-        ));
-    };
-    let accepts = match option.kind.as_str() {
-        "spin" => {
-            let (min, max) = (
-                option.min.unwrap_or(i64::MIN),
-                option.max.unwrap_or(i64::MAX),
-            );
-            match value.trim().parse::<i64>() {
-                Ok(number) if (min..=max).contains(&number) => return Ok(()),
-                _ => format!("a whole number from {min} to {max}"),
-            }
-        }
-        "check" if matches!(value.trim(), "true" | "false") => return Ok(()),
-        "check" => "true or false".to_string(),
-        "combo"
-            if option
-                .vars
-                .iter()
-                .any(|v| v.eq_ignore_ascii_case(value.trim())) =>
-        {
-            return Ok(());
-        }
-        "combo" => format!("one of {}", option.vars.join(", ")),
-        _ => return Ok(()),
-    };
-    Err(format!(
-        "option {}={value}: the engine accepts {accepts}",
-        option.name
-    ))
+        )),
+        Err(OptionError::BadValue {
+            name,
+            value,
+            accepts,
+        }) => Err(format!(
+            "option {name}={value}: the engine accepts {accepts}"
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +286,26 @@ mod tests {
             let error = parse(line).unwrap_err();
             assert!(error.contains(why), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn a_declared_option_is_announced_by_a_line_that_reads_back() {
+        for option in [
+            EngineOption::spin("Move Overhead", 10, 0, 5000),
+            EngineOption::check("Ponder", false),
+            EngineOption::combo("Capture", "straight", &["straight", "single"]),
+        ] {
+            assert_eq!(
+                parse(&option.line()),
+                Ok(option.clone()),
+                "{}",
+                option.line()
+            );
+        }
+        assert_eq!(
+            EngineOption::spin("Hash", 16, 1, 65536).line(),
+            "option name Hash type spin default 16 min 1 max 65536"
+        );
     }
 
     #[test]
