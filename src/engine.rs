@@ -12,7 +12,7 @@ use crate::rules::square::Color;
 use crate::search::exact::{self, Attempt, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
-use crate::search::{self, Flags, Report, Score, Settings, Shared, skill};
+use crate::search::{self, Flags, Report, Settings, Shared, skill};
 use crossbeam_channel::{Receiver, unbounded};
 use once_cell::sync::Lazy;
 use std::io::BufRead;
@@ -576,10 +576,7 @@ pub fn perft_report(
 
 /// The `info` line of one finished iteration.
 fn info_line(report: &Report) -> String {
-    let score = match report.score {
-        Score::Centi(cp) => format!("cp {cp}"),
-        Score::Mate(moves) => format!("mate {moves}"),
-    };
+    let score = report.score;
     let millis = report.elapsed.as_millis().max(1) as u64;
     let pv: Vec<String> = report.pv.iter().map(|m| m.to_string()).collect();
     let multipv = report

@@ -9,6 +9,7 @@ use konane::arbiter::openings::Opening;
 use konane::arbiter::preflight;
 use konane::arbiter::record::Termination;
 use konane::arbiter::spec::EngineSpec;
+use konane::protocol::info::{Info, Score};
 use konane::protocol::options::{EngineOption, check_value};
 use konane::rules::{Position, Rules};
 use pyo3::prelude::*;
@@ -457,44 +458,48 @@ pub fn spec_of(
     EngineSpec::parse(&spec_words).map_err(|e| error(py, "KonaneError", e))
 }
 
-/// An `info` line as a dict: numbers as ints, `score` as {"cp": n} or {"mate": n}, `pv` as a
-/// list of Moves, `string` as the rest of the line.
+/// An `info` line as a dict, read by the protocol's one reader: `depth`, `seldepth`,
+/// `multipv`, `nodes`, `nps`, `time`, `hashfull` as ints, `score` as {"cp": n} or
+/// {"mate": n}, `pv` as a list of Moves, `string` as the rest of the line; a field the line
+/// lacks (or sent malformed) is not in the dict.
 pub fn info_dict<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    let words: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let mut i = 0;
-    while i < words.len() {
-        let key = words[i];
-        match key {
-            "string" => {
-                dict.set_item("string", words[i + 1..].join(" "))?;
-                break;
-            }
-            "pv" => {
-                let moves: Vec<PyMove> = words[i + 1..]
-                    .iter()
-                    .filter_map(|text| text.parse().ok().map(PyMove))
-                    .collect();
-                dict.set_item("pv", moves)?;
-                break;
-            }
-            "score" if i + 2 < words.len() => {
-                let score = PyDict::new(py);
-                if let Ok(value) = words[i + 2].parse::<i64>() {
-                    score.set_item(words[i + 1], value)?;
-                }
-                dict.set_item("score", score)?;
-                i += 3;
-            }
-            _ if i + 1 < words.len() => {
-                match words[i + 1].parse::<i64>() {
-                    Ok(number) => dict.set_item(key, number)?,
-                    Err(_) => dict.set_item(key, words[i + 1])?,
-                }
-                i += 2;
-            }
-            _ => i += 1,
+    let Some(info) = Info::parse(line) else {
+        return Ok(dict);
+    };
+    let numbers = [
+        ("depth", info.depth.map(u64::from)),
+        ("seldepth", info.seldepth.map(u64::from)),
+        ("multipv", info.multipv.map(u64::from)),
+        ("nodes", info.nodes),
+        ("nps", info.nps),
+        ("time", info.time_ms),
+        ("hashfull", info.hashfull),
+    ];
+    for (key, value) in numbers {
+        if let Some(value) = value {
+            dict.set_item(key, value)?;
         }
+    }
+    if let Some(score) = info.score {
+        let (kind, value) = match score {
+            Score::Centi(cp) => ("cp", cp),
+            Score::Mate(n) => ("mate", n),
+        };
+        let entry = PyDict::new(py);
+        entry.set_item(kind, value)?;
+        dict.set_item("score", entry)?;
+    }
+    if !info.pv.is_empty() {
+        let moves: Vec<PyMove> = info
+            .pv
+            .iter()
+            .filter_map(|text| text.parse().ok().map(PyMove))
+            .collect();
+        dict.set_item("pv", moves)?;
+    }
+    if let Some(text) = info.string {
+        dict.set_item("string", text)?;
     }
     Ok(dict)
 }

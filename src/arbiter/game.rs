@@ -6,6 +6,7 @@ use crate::arbiter::openings::Opening;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
 use crate::arbiter::record::{GameRecord, GameSetup, Termination};
 use crate::arbiter::spec::EngineSpec;
+use crate::protocol::info::BestMove;
 use crate::rules::Rules;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -407,7 +408,7 @@ pub fn ask(
         }
         clocks.left[index] = clocks.left[index].saturating_sub(elapsed) + clocks.increment;
     }
-    let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    let text = BestMove::parse(&line).map_or(String::new(), |best| best.mv);
     let legal = text.parse::<Move>().ok().filter(|&mv| {
         let mut after = *position;
         after.play(mv).is_ok()

@@ -3,6 +3,7 @@
 
 use crate::arbiter::log::Log;
 use crate::arbiter::watchdog;
+use crate::protocol::info::BestMove;
 use crate::protocol::options::{self, EngineOption};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use nix::sys::signal::{Signal, killpg};
@@ -156,7 +157,7 @@ pub fn interrupted() -> bool {
 
 /// Whether `line` is a `bestmove` message (and not, say, `bestmovexyz`).
 pub fn is_bestmove(line: &str) -> bool {
-    line.split_whitespace().next() == Some("bestmove")
+    BestMove::parse(line).is_some()
 }
 
 /// A handshake step that failed: what was awaited, and why it did not come.

@@ -2,35 +2,16 @@
 //! (`mate N` as such), nodes, speed, the principal variation, and with `MultiPV` each ranked
 //! line; and the first line's score as Black's chance to win, for the evaluation bar and graph.
 
+use crate::protocol::info::{Info, Score};
 use crate::rules::square::Color;
 use serde::Serialize;
 use std::sync::Arc;
 
-/// A score as an engine reports it, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Hundredths of the log-odds of winning (protocol.md: +100 is about 73 %).
-    Centi(i64),
-    /// A forced win in this many moves (negative: a forced loss).
-    Mate(i64),
-}
-
-impl Score {
-    /// As the page shows it: `+35`, `-120`, `mate 3`, `mate -2`.
-    fn text(self) -> String {
-        match self {
-            Score::Centi(cp) => format!("{cp:+}"),
-            Score::Mate(n) => format!("mate {n}"),
-        }
-    }
-
-    /// The chance that `side`, to move, wins, read from the score.
-    fn chance(self) -> f64 {
-        match self {
-            Score::Centi(cp) => 1.0 / (1.0 + (-(cp as f64) / 100.0).exp()),
-            Score::Mate(n) if n > 0 => 1.0,
-            Score::Mate(_) => 0.0,
-        }
+/// A score as the page shows it: `+35`, `-120`, `mate 3`, `mate -2`.
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Centi(cp) => format!("{cp:+}"),
+        Score::Mate(n) => format!("mate {n}"),
     }
 }
 
@@ -93,40 +74,21 @@ impl Live {
     /// Takes in one line from the engine; true when it was an `info` line that changed what
     /// is shown. Lines that are not `info` (or are malformed) change nothing.
     pub fn update(&mut self, line: &str) -> bool {
-        let mut words = line.split_whitespace();
-        if words.next() != Some("info") {
+        let Some(info) = Info::parse(line) else {
             return false;
-        }
+        };
         let before = self.clone();
-        let (mut rank, mut depth, mut score, mut pv) = (None, None, None, None);
-        while let Some(key) = words.next() {
-            match key {
-                "depth" => depth = words.next().and_then(|w| w.parse().ok()),
-                "seldepth" => self.seldepth = words.next().and_then(|w| w.parse().ok()),
-                "multipv" => rank = words.next().and_then(|w| w.parse::<u32>().ok()),
-                "nodes" => self.nodes = words.next().and_then(|w| w.parse().ok()),
-                "nps" => self.nps = words.next().and_then(|w| w.parse().ok()),
-                "time" => self.time_ms = words.next().and_then(|w| w.parse().ok()),
-                "score" => {
-                    let kind = words.next();
-                    let value = words.next().and_then(|w| w.parse::<i64>().ok());
-                    score = match (kind, value) {
-                        (Some("cp"), Some(cp)) => Some(Score::Centi(cp)),
-                        (Some("mate"), Some(n)) => Some(Score::Mate(n)),
-                        _ => None,
-                    };
-                }
-                "pv" => pv = Some(words.by_ref().collect::<Vec<_>>().join(" ")),
-                "string" => {
-                    self.text = Some(words.by_ref().collect::<Vec<_>>().join(" "));
-                }
-                _ => {}
-            }
-        }
+        self.seldepth = info.seldepth.or(self.seldepth);
+        self.nodes = info.nodes.or(self.nodes);
+        self.nps = info.nps.or(self.nps);
+        self.time_ms = info.time_ms.or(self.time_ms);
+        self.text = info.string.or(self.text.take());
+        let (rank, depth, score) = (info.multipv, info.depth, info.score);
+        let pv = (!info.pv.is_empty()).then(|| info.pv.join(" "));
         if rank.unwrap_or(1) == 1 {
             self.depth = depth.or(self.depth);
             if let Some(score) = score {
-                self.score = Some(score.text());
+                self.score = Some(score_text(score));
                 self.black_chance = self.side.map(|side| match side {
                     Color::Black => score.chance(),
                     Color::White => 1.0 - score.chance(),
@@ -138,7 +100,7 @@ impl Live {
             let line = Line {
                 rank,
                 depth,
-                score: score.map(Score::text),
+                score: score.map(score_text),
                 pv,
             };
             match self.lines.iter_mut().find(|l| l.rank == rank) {

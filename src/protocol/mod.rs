@@ -1,9 +1,11 @@
 //! The engine protocol (protocol.md), both ways: one text line in, one typed [`Command`] out
-//! for engines and bots; and in [`options`], the `option` lines engines announce, declared by
-//! our engine and read by the arbiter, `check`, the GUI and Python alike. Parsing knows the
+//! for engines and bots; and what engines send, read by the arbiter, `check`, the GUI and
+//! Python alike: [`options`] (the `option` lines, which our engine declares from the same
+//! type) and [`info`] (`info` and `bestmove`). Parsing knows the
 //! notation but not the position: legality is checked by the engine.
 
 pub mod game;
+pub mod info;
 pub mod io;
 pub mod options;
 

@@ -9,6 +9,7 @@ pub mod time;
 pub mod tt;
 pub mod tune;
 
+use crate::protocol::info::Score;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
@@ -26,25 +27,15 @@ pub const MAX_PLY: usize = 120;
 /// Scores at least this far from zero are forced wins or losses.
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
-/// A search score as a GUI shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// An evaluation, in hundredths of a stone-equivalent, from the side to move's view.
-    Centi(i32),
-    /// A forced win in this many of our moves (negative: we lose in this many).
-    Mate(i32),
-}
-
-impl Score {
-    /// The display form of an internal score.
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score + 1) / 2)
-        } else {
-            Score::Centi(score)
-        }
+/// The score a GUI is shown for an internal `score`: the protocol's one [`Score`], a
+/// forced win or loss counted in our moves.
+pub fn shown_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate(i64::from((MATE - score + 1) / 2))
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-i64::from((MATE + score + 1) / 2))
+    } else {
+        Score::Centi(i64::from(score))
     }
 }
 
@@ -370,7 +361,7 @@ impl<'a> Searcher<'a> {
         report(&Report {
             depth,
             seldepth: self.seldepth as u32,
-            score: Score::from_internal(score),
+            score: shown_score(score),
             nodes: self.total_nodes.load(Ordering::Relaxed),
             elapsed: self.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
@@ -695,10 +686,10 @@ mod tests {
 
     #[test]
     fn mate_scores_count_our_moves() {
-        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
-        assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
-        assert_eq!(Score::from_internal(57), Score::Centi(57));
+        assert_eq!(shown_score(MATE - 1), Score::Mate(1));
+        assert_eq!(shown_score(MATE - 3), Score::Mate(2));
+        assert_eq!(shown_score(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(shown_score(-(MATE - 4)), Score::Mate(-2));
+        assert_eq!(shown_score(57), Score::Centi(57));
     }
 }

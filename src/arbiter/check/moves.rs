@@ -4,6 +4,7 @@ use super::setup::{
     clock_go, legal_in, no_move_position, opening_line, position_command, random_position,
 };
 use super::*;
+use crate::protocol::info::BestMove;
 
 impl Checker<'_> {
     /// `position startpos`/`fen` with moves, legal moves in random positions, and no move.
@@ -68,7 +69,7 @@ impl Checker<'_> {
             s.send(go)?;
             let within = Duration::from_millis(50) + timeout.min(Duration::from_secs(2));
             match s.expect(go, "bestmove", within, is_bestmove) {
-                Ok((line, _)) if line.split_whitespace().nth(1) == Some("0000") => {
+                Ok((line, _)) if BestMove::parse(&line).is_some_and(|best| best.mv == "0000") => {
                     Ok(format!("{command}: {line}"))
                 }
                 Ok((line, _)) => Err(format!(

@@ -2,6 +2,7 @@
 
 use super::setup::{legal_in, opening_line, position_command, start_infinite};
 use super::*;
+use crate::protocol::info::{BestMove, Info};
 
 impl Checker<'_> {
     /// With `MultiPV` announced: three lines at once, each ranked (`multipv 1` to `3`) with a
@@ -29,15 +30,13 @@ impl Checker<'_> {
                 let (line, _) = s.expect(go, "bestmove", timeout + Duration::from_millis(300), |l| {
                     is_bestmove(l) || l.starts_with("info ")
                 })?;
-                if is_bestmove(&line) {
-                    break line.split_whitespace().nth(1).unwrap_or("").to_string();
+                if let Some(best) = BestMove::parse(&line) {
+                    break best.mv;
                 }
-                let words: Vec<&str> = line.split_whitespace().collect();
-                let field = |key: &str| words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1));
-                if let (Some(rank), Some(first)) = (field("multipv"), field("pv"))
-                    && let Ok(rank @ 1..=3) = rank.parse::<usize>()
+                if let Some(info) = Info::parse(&line)
+                    && let (Some(rank @ 1..=3), Some(first)) = (info.multipv, info.pv.first())
                 {
-                    first_moves[rank - 1] = Some(first.to_string());
+                    first_moves[rank as usize - 1] = Some(first.clone());
                 }
             };
             legal_in(&position, &best, &sent)?;
