@@ -5,8 +5,8 @@
 //! each bad input. The bot then runs under `konane-arbiter`, its `check` and its GUI.
 
 use crate::protocol::game::{GameSetup, RULE_OPTIONS};
-use crate::protocol::io::{InputLine, Output, next_line};
-use crate::protocol::{self, Command, Go};
+use crate::protocol::io::{Output, Queued, Reader, read_commands};
+use crate::protocol::{Command, Go};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crossbeam_channel::unbounded;
@@ -52,13 +52,16 @@ pub fn serve(
     let (sender, receiver) = unbounded();
     let reader = {
         let (flags, output) = (flags.clone(), output.clone());
-        std::thread::spawn(move || read_commands(input, &output, &flags, sender))
+        std::thread::spawn(move || {
+            read_commands(input, &output, &*flags, &sender);
+            flags.quit.store(true, Ordering::SeqCst);
+        })
     };
     let mut setup = GameSetup::default();
     while let Ok(received) = receiver.recv() {
         let command = match received {
-            Ok(command) => command,
-            Err(error) => {
+            Queued::Command(command) => command,
+            Queued::Error(error) => {
                 output.error(&error);
                 continue;
             }
@@ -158,60 +161,26 @@ fn perft(position: &Position, depth: u64, output: &Output) -> String {
     format!("Nodes searched: {total}")
 }
 
-/// The reading thread: parses each line, acts on `stop`, `ponderhit` and `quit` at once, and
-/// passes everything else on in order (`isready` and errors during a move are answered here).
-fn read_commands(
-    mut input: impl BufRead,
-    output: &Output,
-    flags: &Flags,
-    sender: crossbeam_channel::Sender<Result<Command, String>>,
-) {
-    // During a move, `isready` and errors are answered here, but only once every command
-    // before them is taken up, so that they never overtake the answers to those.
-    let wait_for_turn = || {
-        while !sender.is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    };
-    while let Some(line) = next_line(&mut input) {
-        let parsed = match line {
-            InputLine::Text(text) => protocol::parse(&text).map_err(|error| error.to_string()),
-            InputLine::Bad(why) => Err(why),
-        };
-        let command = match parsed {
-            Ok(Some(command)) => command,
-            Ok(None) => continue,
-            Err(error) if flags.busy.load(Ordering::SeqCst) => {
-                wait_for_turn();
-                output.error(&error);
-                continue;
-            }
-            Err(error) => {
-                if sender.send(Err(error)).is_err() {
-                    break;
-                }
-                continue;
-            }
-        };
-        match command {
-            Command::Stop | Command::PonderHit => flags.release.store(true, Ordering::SeqCst),
-            Command::Quit => break,
-            Command::IsReady if flags.busy.load(Ordering::SeqCst) => {
-                wait_for_turn();
-                output.line("readyok");
-            }
-            command => {
-                if let Command::Go(_) = command {
-                    flags.release.store(false, Ordering::SeqCst);
-                    flags.busy.store(true, Ordering::SeqCst);
-                }
-                if sender.send(Ok(command)).is_err() {
-                    break;
-                }
-            }
+impl Reader for Flags {
+    fn busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    /// A bot's move is one call: nothing is taken up before it returns.
+    fn running(&self) -> bool {
+        false
+    }
+
+    fn interrupt(&self, _command: &Command) {
+        self.release.store(true, Ordering::SeqCst);
+    }
+
+    fn arm(&self, command: &Command) {
+        if let Command::Go(_) = command {
+            self.release.store(false, Ordering::SeqCst);
+            self.busy.store(true, Ordering::SeqCst);
         }
     }
-    flags.quit.store(true, Ordering::SeqCst);
 }
 
 #[cfg(test)]

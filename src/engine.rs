@@ -4,9 +4,9 @@
 
 use crate::bench;
 use crate::protocol::game::{GameSetup, RULE_OPTIONS};
-use crate::protocol::io::{InputLine, Output, next_line};
+use crate::protocol::io::{Output, Queued, Reader, read_commands};
 use crate::protocol::options::{EngineOption, OptionError, judge};
-use crate::protocol::{self, Command, Go};
+use crate::protocol::{Command, Go};
 use crate::rules::position::Position;
 use crate::rules::square::Color;
 use crate::search::exact::{self, Attempt, Exact};
@@ -122,88 +122,65 @@ impl Options {
     }
 }
 
-/// What the reading thread sends the engine thread.
-enum Message {
-    Command(Command),
-    /// A bad input line, reported in its turn after the answers to the commands before it.
-    Error(String),
-    Quit,
+/// What the reading thread knows of the engine thread: the stop flags it sets at once, and
+/// whether a long command is passed on (`busy`) and begun (`running`).
+struct EngineReader {
+    flags: Arc<Flags>,
+    busy: Arc<AtomicBool>,
+    running: Arc<AtomicBool>,
+}
+
+impl Reader for EngineReader {
+    fn busy(&self) -> bool {
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    fn running(&self) -> bool {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    fn interrupt(&self, command: &Command) {
+        match command {
+            Command::PonderHit => self.flags.pondering.store(false, Ordering::SeqCst),
+            _ => self.flags.stop.store(true, Ordering::SeqCst),
+        }
+    }
+
+    /// Armed here, not on the engine thread, so that a `stop` sent right after `go` or
+    /// `bench` is never lost.
+    fn arm(&self, command: &Command) {
+        match command {
+            Command::Go(go) => {
+                self.flags.stop.store(false, Ordering::SeqCst);
+                self.flags.pondering.store(go.ponder, Ordering::SeqCst);
+                self.busy.store(true, Ordering::SeqCst);
+            }
+            Command::Bench(_) => {
+                self.flags.stop.store(false, Ordering::SeqCst);
+                self.busy.store(true, Ordering::SeqCst);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
-pub fn run(mut input: impl BufRead, output: Output) {
-    let flags = Arc::new(Flags::default());
-    let busy = Arc::new(AtomicBool::new(false));
-    let running = Arc::new(AtomicBool::new(false));
+pub fn run(input: impl BufRead, output: Output) {
+    let reader = EngineReader {
+        flags: Arc::new(Flags::default()),
+        busy: Arc::new(AtomicBool::new(false)),
+        running: Arc::new(AtomicBool::new(false)),
+    };
     let (sender, receiver) = unbounded();
     let engine_thread = {
-        let (output, flags) = (output.clone(), flags.clone());
-        let activity = [busy.clone(), running.clone()];
+        let (output, flags) = (output.clone(), reader.flags.clone());
+        let activity = [reader.busy.clone(), reader.running.clone()];
         std::thread::spawn(move || EngineThread::new(output, flags, activity).serve(receiver))
     };
-    // While a search runs, `isready` and errors are answered here, at once; but only once
-    // every command sent before them has been taken up, so that they never overtake their
-    // answers (`uciok` for one). Those are quick unless a search is among them.
-    let wait_for_turn = || {
-        while !sender.is_empty() && !running.load(Ordering::SeqCst) {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-    };
-    while let Some(line) = next_line(&mut input) {
-        match &line {
-            InputLine::Text(text) => log::debug!("received: {text}"),
-            InputLine::Bad(why) => log::debug!("received a bad line: {why}"),
-        }
-        let parsed = match line {
-            InputLine::Text(text) => protocol::parse(&text).map_err(|error| error.to_string()),
-            InputLine::Bad(why) => Err(why),
-        };
-        let command = match parsed {
-            Ok(Some(command)) => command,
-            Ok(None) => continue,
-            Err(error) if busy.load(Ordering::SeqCst) => {
-                wait_for_turn();
-                output.error(&error);
-                continue;
-            }
-            Err(error) => {
-                if sender.send(Message::Error(error)).is_err() {
-                    break;
-                }
-                continue;
-            }
-        };
-        match command {
-            Command::Stop => flags.stop.store(true, Ordering::SeqCst),
-            Command::PonderHit => flags.pondering.store(false, Ordering::SeqCst),
-            Command::Quit => break,
-            Command::IsReady if busy.load(Ordering::SeqCst) => {
-                wait_for_turn();
-                output.line("readyok");
-            }
-            command => {
-                // Armed here, not on the engine thread, so that a `stop` sent right after
-                // `go` or `bench` is never lost.
-                match &command {
-                    Command::Go(go) => {
-                        flags.stop.store(false, Ordering::SeqCst);
-                        flags.pondering.store(go.ponder, Ordering::SeqCst);
-                        busy.store(true, Ordering::SeqCst);
-                    }
-                    Command::Bench(_) => {
-                        flags.stop.store(false, Ordering::SeqCst);
-                        busy.store(true, Ordering::SeqCst);
-                    }
-                    _ => {}
-                }
-                if sender.send(Message::Command(command)).is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    flags.stop.store(true, Ordering::SeqCst);
-    let _ = sender.send(Message::Quit);
+    read_commands(input, &output, &reader, &sender);
+    reader.flags.stop.store(true, Ordering::SeqCst);
+    // The engine thread ends when the queue closes, after the commands still in it.
+    drop(sender);
     let _ = engine_thread.join();
 }
 
@@ -248,12 +225,11 @@ impl EngineThread {
         }
     }
 
-    fn serve(mut self, receiver: Receiver<Message>) {
+    fn serve(mut self, receiver: Receiver<Queued>) {
         while let Ok(message) = receiver.recv() {
             match message {
-                Message::Command(command) => self.handle(command),
-                Message::Error(error) => self.output.error(&error),
-                Message::Quit => break,
+                Queued::Command(command) => self.handle(command),
+                Queued::Error(error) => self.output.error(&error),
             }
         }
     }

@@ -2,8 +2,11 @@
 //! built on [`crate::bot`]): input read line by line without ever failing on bad bytes, and
 //! output written a whole line at a time from any thread.
 
+use crate::protocol::{self, Command};
+use crossbeam_channel::Sender;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// A line-oriented output shared by the reading thread and the engine thread.
 #[derive(Clone)]
@@ -86,4 +89,88 @@ pub fn next_line(input: &mut impl BufRead) -> Option<InputLine> {
             ))
         }
     })
+}
+
+/// What the reading thread passes on to the thread that does the work, in order.
+#[derive(Debug)]
+pub enum Queued {
+    /// A command to carry out.
+    Command(Command),
+    /// A bad line, reported in its turn, after the answers to the commands before it.
+    Error(String),
+}
+
+/// What [`read_commands`] asks of the program it reads for: the engine and the bots answer
+/// differently only here.
+pub trait Reader {
+    /// True while a long command (`go`, `bench`) is passed on and not finished: `isready`
+    /// and bad lines are then answered by the reading thread at once.
+    fn busy(&self) -> bool;
+    /// True once the worker has begun that long command, so every command queued before
+    /// it has been taken up.
+    fn running(&self) -> bool;
+    /// `stop` or `ponderhit` came: they act at once and are never queued.
+    fn interrupt(&self, command: &Command);
+    /// `command` is about to be queued: arm now what a `stop` sent right after it must find
+    /// armed.
+    fn arm(&self, command: &Command);
+}
+
+/// The one reading loop of every program that speaks the protocol (the engine and the bots):
+/// reads `input` until `quit` or its end, acts on `stop` and `ponderhit` at once, answers
+/// `isready` and bad lines itself while a long command runs (but only once every command
+/// before them is taken up, so that they never overtake the answers to those), and queues
+/// everything else, in order.
+pub fn read_commands(
+    mut input: impl BufRead,
+    output: &Output,
+    reader: &impl Reader,
+    queue: &Sender<Queued>,
+) {
+    let wait_for_turn = || {
+        while !queue.is_empty() && !reader.running() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    };
+    while let Some(line) = next_line(&mut input) {
+        let parsed = match line {
+            InputLine::Text(text) => {
+                log::debug!("received: {text}");
+                protocol::parse(&text).map_err(|error| error.to_string())
+            }
+            InputLine::Bad(why) => {
+                log::debug!("received a bad line: {why}");
+                Err(why)
+            }
+        };
+        let command = match parsed {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(error) if reader.busy() => {
+                wait_for_turn();
+                output.error(&error);
+                continue;
+            }
+            Err(error) => {
+                if queue.send(Queued::Error(error)).is_err() {
+                    break;
+                }
+                continue;
+            }
+        };
+        match command {
+            Command::Stop | Command::PonderHit => reader.interrupt(&command),
+            Command::Quit => break,
+            Command::IsReady if reader.busy() => {
+                wait_for_turn();
+                output.line("readyok");
+            }
+            command => {
+                reader.arm(&command);
+                if queue.send(Queued::Command(command)).is_err() {
+                    break;
+                }
+            }
+        }
+    }
 }
