@@ -136,7 +136,7 @@ fn illegal_and_malformed_requests_are_refused_and_change_nothing() {
                 r#"{"kind":"clock","base_ms":0,"inc_ms":0}"#,
             ),
             422,
-            "a clock starts with more than 0 s",
+            "a clock's base time must be more than 0 s",
         ),
         (
             "/api/takeback",

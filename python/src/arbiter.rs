@@ -1,18 +1,20 @@
 //! `check` and `play_match`: the arbiter's own compliance report and tournament runner, with
 //! their results as Python objects.
 
-use crate::engine::spec_of;
+use crate::engine::{seconds, spec_of};
 use crate::rules::rules_of;
 use crate::{error, interruptible};
 use konane::arbiter::check::{self as checks, CheckSettings, Outcome};
 use konane::arbiter::events::Event;
-use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
+use konane::arbiter::game::{Deadlines, GameRules};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::OpeningSource;
 use konane::arbiter::record::GameRecord;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
+use konane::arbiter::time_control::TimeControl;
 use konane::arbiter::{self as arbiter_run, Config, RunError, process};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -58,8 +60,8 @@ pub fn check(
     let spec = spec_of(py, command, options, protocol, None)?;
     let settings = CheckSettings {
         quick,
-        timeout: Duration::from_secs_f64(timeout.max(0.0)),
-        margin: Duration::from_secs_f64(margin.max(0.0)),
+        timeout: seconds("timeout", timeout)?,
+        margin: seconds("margin", margin)?,
         seed,
         log: Log::default(),
     };
@@ -232,15 +234,18 @@ pub fn play_match(
                 "give exactly one time control: movetime, depth, nodes or clock",
             ));
         }
-        (Some(time), ..) => TimeControl::MoveTime(Duration::from_secs_f64(time.max(0.0))),
+        (Some(time), ..) => TimeControl::MoveTime(seconds("movetime", time)?),
         (_, Some(depth), ..) => TimeControl::Depth(depth),
         (_, _, Some(nodes), _) => TimeControl::Nodes(nodes),
         (.., Some((base, increment))) => TimeControl::Clock {
-            base: Duration::from_secs_f64(base.max(0.0)),
-            increment: Duration::from_secs_f64(increment.max(0.0)),
+            base: seconds("clock", base)?,
+            increment: seconds("clock increment", increment)?,
         },
         _ => unreachable!("one limit is given"),
     };
+    let time_control = time_control
+        .checked()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     if games == 0 || concurrency == 0 {
         return Err(error(
             py,
@@ -258,9 +263,9 @@ pub fn play_match(
             rules,
             time_control,
             deadlines: Deadlines {
-                time_margin: Duration::from_secs_f64(margin.max(0.0)),
-                stall: Duration::from_secs_f64(stall.max(0.0)),
-                startup: Duration::from_secs_f64(stall.clamp(0.0, 30.0)),
+                time_margin: seconds("margin", margin)?,
+                stall: seconds("stall", stall)?,
+                startup: seconds("stall", stall)?.min(Duration::from_secs(30)),
             },
         },
         openings: random_plies.map_or(OpeningSource::Start, OpeningSource::RandomPlies),

@@ -3,15 +3,17 @@
 
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
-use konane::arbiter::game::{Asked, Clocks, Deadlines, GameRules, Seat, TimeControl, ask};
+use konane::arbiter::game::{Asked, Clocks, Deadlines, GameRules, Seat, ask};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::Opening;
 use konane::arbiter::preflight;
 use konane::arbiter::record::Termination;
 use konane::arbiter::spec::EngineSpec;
+use konane::arbiter::time_control::{self, TimeControl};
 use konane::protocol::info::{Info, Score};
 use konane::protocol::options::{EngineOption, check_value};
 use konane::rules::{Position, Rules};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::AtomicBool;
@@ -41,16 +43,10 @@ pub struct PyPlayResult {
     info: Py<PyList>,
 }
 
-fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(error(
-            py,
-            "KonaneError",
-            format!("{what} must be a number of seconds, 0 or more, not {value}"),
-        ))
-    }
+/// `value` seconds, decoded as every face decodes them: `inf` is no limit (a day), NaN and
+/// negatives raise `ValueError` naming `what`.
+pub fn seconds(what: &str, value: f64) -> PyResult<Duration> {
+    time_control::seconds(what, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymethods]
@@ -76,9 +72,9 @@ impl PyEngine {
     ) -> PyResult<PyEngine> {
         let spec = spec_of(py, command, options, protocol, name)?;
         let deadlines = Deadlines {
-            time_margin: seconds(py, "margin", margin)?,
-            stall: seconds(py, "stall", stall)?,
-            startup: seconds(py, "timeout", timeout)?,
+            time_margin: seconds("margin", margin)?,
+            stall: seconds("stall", stall)?,
+            startup: seconds("timeout", timeout)?,
         };
         let log = match log {
             Some(path) => Log::create(std::path::Path::new(path))
@@ -254,7 +250,7 @@ impl Limit {
             ));
         }
         let (time_control, clocks) = if let Some(time) = movetime {
-            (TimeControl::MoveTime(seconds(py, "movetime", time)?), None)
+            (TimeControl::MoveTime(seconds("movetime", time)?), None)
         } else if let Some(depth) = depth {
             (TimeControl::Depth(depth), None)
         } else if let Some(nodes) = nodes {
@@ -267,11 +263,8 @@ impl Limit {
                     "a clock needs both black_time and white_time",
                 ));
             };
-            let clocks = [
-                seconds(py, "black_time", black)?,
-                seconds(py, "white_time", white)?,
-            ];
-            let increment = seconds(py, "increment", increment)?;
+            let clocks = [seconds("black_time", black)?, seconds("white_time", white)?];
+            let increment = seconds("increment", increment)?;
             let control = TimeControl::Clock {
                 base: clocks[0],
                 increment,

@@ -1,5 +1,6 @@
 //! `solve`: the exact solver, with a time or node budget, interruptible with Ctrl-C.
 
+use crate::engine::seconds;
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
 use konane::solve::report::default_hash_mb;
@@ -73,15 +74,7 @@ pub fn solve(
         ));
     }
     let position = position.position;
-    if let Some(seconds) = time
-        && !(seconds.is_finite() && seconds >= 0.0)
-    {
-        return Err(error(
-            py,
-            "KonaneError",
-            format!("solve: time must be a number of seconds, 0 or more, not {seconds}"),
-        ));
-    }
+    let time = time.map(|value| seconds("time", value)).transpose()?;
     let megabytes = hash_mb.unwrap_or_else(|| default_hash_mb(&position));
     let table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
     let stop = AtomicBool::new(false);
@@ -89,8 +82,8 @@ pub fn solve(
     let watched = &stop;
     let solution = interruptible(py, &stop, || {
         let mut solver = Solver::new(&table, watched).with_threads(threads);
-        if let Some(seconds) = time {
-            solver = solver.with_deadline(started + Duration::from_secs_f64(seconds));
+        if let Some(time) = time {
+            solver = solver.with_deadline(started + time);
         }
         if let Some(budget) = nodes {
             solver = solver.with_progress(Duration::from_millis(5), move |progress| {

@@ -83,3 +83,19 @@ def test_a_match_prints_nothing_and_reports_each_game_as_it_ends(engine_path, ca
     assert {g.black for g in games} == {"konane-engine", "konane-engine-2"}
     out, err = capfd.readouterr()
     assert out == "" and err == "", (out, err)
+
+
+def test_times_take_infinity_as_no_limit_and_refuse_nan_and_negatives(engine_path):
+    position = konane.Position("4x4")
+    # Infinity and huge numbers are "no limit", never a panic.
+    with konane.Engine(engine_path, timeout=1e30, stall=float("inf")) as engine:
+        assert engine.play(position, depth=1).move in position.legal_moves()
+    assert konane.solve(position, time=1e30).result == "loss"
+    for call in (
+        lambda: konane.play_match([engine_path, engine_path], games=2, movetime=-5),
+        lambda: konane.play_match([engine_path, engine_path], games=2, clock=(float("nan"), 0)),
+        lambda: konane.check(engine_path, timeout=float("nan")),
+        lambda: konane.solve(position, time=-1),
+    ):
+        with pytest.raises(ValueError, match="must be a number of seconds, 0 or more"):
+            call()

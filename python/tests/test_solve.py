@@ -55,7 +55,7 @@ def test_budgets_end_the_solve_with_unknown():
     assert by_nodes.result == "unknown" and not by_nodes.proven and by_nodes.winner is None
     by_time = konane.solve(start, time=0.05)
     assert by_time.result == "unknown" and by_time.seconds < 5
-    with pytest.raises(konane.KonaneError, match="time must be"):
+    with pytest.raises(ValueError, match="time must be"):
         konane.solve(start, time=-1)
 
 

@@ -6,6 +6,7 @@ use crate::arbiter::openings::Opening;
 use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
 use crate::arbiter::record::{GameRecord, GameSetup, Termination};
 use crate::arbiter::spec::EngineSpec;
+use crate::arbiter::time_control::TimeControl;
 use crate::protocol::info::BestMove;
 use crate::rules::Rules;
 use crate::rules::moves::Move;
@@ -14,24 +15,6 @@ use crate::rules::square::Color;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// How long each engine may think.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// A clock of `base`, plus `increment` after each move.
-    Clock {
-        /// Starting time.
-        base: Duration,
-        /// Added after each move.
-        increment: Duration,
-    },
-    /// A fixed time per move.
-    MoveTime(Duration),
-    /// A fixed depth per move.
-    Depth(u32),
-    /// A fixed node count per move.
-    Nodes(u64),
-}
 
 /// The deadlines that protect the arbiter from engines that do not answer.
 #[derive(Clone, Copy, Debug)]

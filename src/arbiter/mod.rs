@@ -19,6 +19,7 @@ pub mod schedule;
 pub mod spec;
 pub mod standings;
 pub mod stats;
+pub mod time_control;
 pub mod tournament;
 pub mod watchdog;
 

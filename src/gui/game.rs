@@ -1,9 +1,10 @@
 //! The game the page shows: how it was asked for, its players, moves, clocks (the person's
 //! too) and how it ended. It knows the rules, not the engines: the session asks those.
 
-use crate::arbiter::game::{Clocks, TimeControl};
+use crate::arbiter::game::Clocks;
 use crate::arbiter::openings::Opening;
 use crate::arbiter::record::Termination;
+use crate::arbiter::time_control::{MAX_TIME, TimeControl};
 use crate::gui::tree::{Node, Variations};
 use crate::protocol::options::{self, EngineOption};
 use crate::rules::moves::Move;
@@ -22,9 +23,6 @@ pub struct EngineInfo {
     /// What its handshake announced.
     pub options: Vec<EngineOption>,
 }
-
-/// The longest stall limit, movetime or clock the page may ask for: a day.
-const DAY_MS: u64 = 86_400_000;
 
 /// A new game, as the page asks for it (and as the state echoes it, so that the form can show
 /// the game on screen).
@@ -85,36 +83,17 @@ pub enum TimeSetting {
 }
 
 impl TimeSetting {
+    /// The time control this setting names, checked as every face checks one.
     fn time_control(self) -> Result<TimeControl, String> {
-        let seconds = |ms: u64| ms as f64 / 1000.0;
-        match self {
-            TimeSetting::Movetime { ms } if (1..=DAY_MS).contains(&ms) => {
-                Ok(TimeControl::MoveTime(Duration::from_millis(ms)))
-            }
-            TimeSetting::Movetime { ms } => Err(format!(
-                "time: the time a move must be 1 ms to a day, not {ms} ms"
-            )),
-            TimeSetting::Clock { base_ms, inc_ms }
-                if (1..=DAY_MS).contains(&base_ms) && inc_ms <= DAY_MS =>
-            {
-                Ok(TimeControl::Clock {
-                    base: Duration::from_millis(base_ms),
-                    increment: Duration::from_millis(inc_ms),
-                })
-            }
-            TimeSetting::Clock { base_ms, inc_ms } => Err(format!(
-                "time: a clock starts with more than 0 s and at most a day, and adds 0 s to a \
-                 day a move, not {} s + {} s",
-                seconds(base_ms),
-                seconds(inc_ms)
-            )),
-            TimeSetting::Depth { depth } if (1..=120).contains(&depth) => {
-                Ok(TimeControl::Depth(depth))
-            }
-            TimeSetting::Depth { depth } => {
-                Err(format!("time: depth must be 1 to 120, not {depth}"))
-            }
-        }
+        let control = match self {
+            TimeSetting::Movetime { ms } => TimeControl::MoveTime(Duration::from_millis(ms)),
+            TimeSetting::Clock { base_ms, inc_ms } => TimeControl::Clock {
+                base: Duration::from_millis(base_ms),
+                increment: Duration::from_millis(inc_ms),
+            },
+            TimeSetting::Depth { depth } => TimeControl::Depth(depth),
+        };
+        control.checked().map_err(|e| format!("time: {e}"))
     }
 }
 
@@ -360,11 +339,13 @@ impl Game {
         let time_control = new.time.time_control()?;
         let stall = match new.stall_s {
             None => stall,
-            Some(seconds) if (1..=DAY_MS / 1000).contains(&seconds) => Duration::from_secs(seconds),
+            Some(seconds) if (1..=MAX_TIME.as_secs()).contains(&seconds) => {
+                Duration::from_secs(seconds)
+            }
             Some(seconds) => {
                 return Err(format!(
                     "stall limit: 1 s to a day ({} s), not {seconds} s",
-                    DAY_MS / 1000
+                    MAX_TIME.as_secs()
                 ));
             }
         };

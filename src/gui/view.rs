@@ -1,9 +1,10 @@
 //! What the page is sent: the game as JSON (the last position, the legal moves a person may
 //! click, the move list, clocks, the result), any earlier position, and the game as PGN.
 
-use crate::arbiter::game::{self, TimeControl};
+use crate::arbiter::game;
 use crate::arbiter::pgn::{self, PgnGame};
 use crate::arbiter::record::Played;
+use crate::arbiter::time_control::TimeControl;
 use crate::gui::game::{EngineInfo, Game, NewGame, Player, capitalised};
 use crate::gui::series::SeriesView;
 use crate::gui::tree::Node;

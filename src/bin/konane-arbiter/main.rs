@@ -9,12 +9,13 @@ mod tools;
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use cli::RulesArgs;
-use konane::arbiter::game::{Deadlines, GameRules, TimeControl};
+use konane::arbiter::game::{Deadlines, GameRules};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::{OpeningSource, read_openings};
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
+use konane::arbiter::time_control::TimeControl;
 use konane::arbiter::tournament::Shard;
 use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
@@ -137,7 +138,7 @@ Ctrl-C stops the server and every engine. The HTTP endpoints are described in pr
 struct LimitArgs {
     /// Time control BASE+INC in seconds, e.g. 10+0.1 (10+0.1 when no other limit is given).
     #[arg(long, value_parser = parse_tc, conflicts_with_all = ["movetime", "depth", "nodes"])]
-    tc: Option<(Duration, Duration)>,
+    tc: Option<TimeControl>,
     /// Milliseconds per move.
     #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
@@ -156,7 +157,7 @@ impl LimitArgs {
     /// The time control the flags name, or `None` when none is given.
     fn given(&self) -> Option<TimeControl> {
         match (self.tc, self.movetime, self.depth, self.nodes) {
-            (Some((base, increment)), ..) => Some(TimeControl::Clock { base, increment }),
+            (Some(clock), ..) => Some(clock),
             (_, Some(ms), ..) => Some(TimeControl::MoveTime(Duration::from_millis(ms))),
             (_, _, Some(depth), _) => Some(TimeControl::Depth(depth)),
             (_, _, _, Some(nodes)) => Some(TimeControl::Nodes(nodes)),
@@ -202,24 +203,8 @@ fn open_log(path: &Option<PathBuf>) -> Result<Log, String> {
     }
 }
 
-fn parse_tc(text: &str) -> Result<(Duration, Duration), String> {
-    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-    let seconds = |part: &str| {
-        part.parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e7)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| {
-                format!("bad time control '{text}': expected BASE+INC in seconds, such as 10+0.1")
-            })
-    };
-    let base = seconds(base)?;
-    if base.is_zero() {
-        return Err(format!(
-            "bad time control '{text}': the base time must be above 0"
-        ));
-    }
-    Ok((base, seconds(increment)?))
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    TimeControl::parse_clock(text).map_err(|e| e.to_string())
 }
 
 /// The tournament the flags describe, and whether it is the demo (no `--engine` given).
