@@ -220,6 +220,50 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
 
 /// Runs the tournament `config` describes until it ends or `cancel` is set, reporting each
 /// event to `reporter` and writing each finished game to the results and PGN files at once.
+///
+/// ```no_run
+/// use konane::arbiter::events::Event;
+/// use konane::arbiter::game::{Deadlines, GameRules};
+/// use konane::arbiter::openings::OpeningSource;
+/// use konane::arbiter::schedule::Format;
+/// use konane::arbiter::spec::EngineSpec;
+/// use konane::arbiter::time_control::TimeControl;
+/// use konane::arbiter::{Config, run};
+/// use std::sync::atomic::AtomicBool;
+/// use std::time::Duration;
+///
+/// let engine = |name: &str| EngineSpec::parse(&["cmd=konane-engine".into(), format!("name={name}")]);
+/// let config = Config {
+///     engines: vec![engine("a")?, engine("b")?],
+///     format: Format::RoundRobin,
+///     games: 2,
+///     concurrency: 1,
+///     seed: 1,
+///     game_rules: GameRules {
+///         rules: konane::Rules::default(),
+///         time_control: TimeControl::parse_clock("1+0.01")?,
+///         deadlines: Deadlines {
+///             time_margin: Duration::from_millis(100),
+///             stall: Duration::from_secs(60),
+///             startup: Duration::from_secs(30),
+///         },
+///     },
+///     openings: OpeningSource::RandomPlies(4),
+///     pgn: None,
+///     results: None,
+///     resume: false,
+///     sprt: None,
+///     shard: None,
+///     log: Default::default(),
+/// };
+/// let summary = run(config, &AtomicBool::new(false), &mut |event| {
+///     if let Event::GameFinished { record, .. } = event {
+///         println!("{} won game {}", record.winner_name(), record.id);
+///     }
+/// })?;
+/// assert_eq!(summary.records.len(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(
     mut config: Config,
     cancel: &AtomicBool,
