@@ -304,3 +304,21 @@ fn options_the_engine_does_not_have_or_refuses_fail_the_check() {
     expect(&lines, "options", "PASS", &[]);
     assert_eq!(code, Some(0), "{lines:?}");
 }
+
+#[test]
+fn a_crash_names_the_first_command_the_engine_did_not_survive() {
+    let (code, lines) = fixture("crash-on-width");
+    assert_eq!(code, Some(1));
+    let blamed: Vec<&String> = lines
+        .values()
+        .filter(|line| line.contains("the engine exited (exit code 3) after it was sent"))
+        .collect();
+    assert!(!blamed.is_empty(), "{lines:?}");
+    for line in blamed {
+        let after = line.split(" after it was sent ").nth(1).unwrap();
+        assert!(
+            after.starts_with("\"setoption name Width value "),
+            "the Width setoption killed it: {line}"
+        );
+    }
+}

@@ -16,6 +16,9 @@ pub(super) const MESSAGES: [&str; 10] = [
     "registration",
 ];
 
+/// How many unanswered commands an error names: the first, and the last ones.
+const UNANSWERED_KEPT: usize = 4;
+
 /// One running engine, with what it said that is not protocol.
 pub(super) struct Session {
     pub(super) process: EngineProcess,
@@ -24,9 +27,11 @@ pub(super) struct Session {
     /// Lines that are not protocol messages (the first few), and how many there were.
     pub(super) stray: Vec<String>,
     pub(super) stray_count: usize,
-    /// The last few commands sent since the engine last wrote a line: if it exits, one of
-    /// them made it.
+    /// The commands sent since the engine last wrote a line (the first of them always, then
+    /// the last few): if it exits, one of them made it, the first most likely.
     pub(super) unanswered: Vec<String>,
+    /// How many commands between the first unanswered one and the last few were left out.
+    pub(super) unanswered_dropped: usize,
 }
 
 impl Session {
@@ -40,6 +45,7 @@ impl Session {
             stray: Vec::new(),
             stray_count: 0,
             unanswered: Vec::new(),
+            unanswered_dropped: 0,
         })
     }
 
@@ -86,8 +92,11 @@ impl Session {
     }
 
     pub(super) fn sent(&mut self, line: &str) {
-        if self.unanswered.len() == 3 {
-            self.unanswered.remove(0);
+        // The first command the engine did not answer is kept: it may be the one that
+        // killed it, and the commands after it never reached a live engine.
+        if self.unanswered.len() == UNANSWERED_KEPT {
+            self.unanswered.remove(1);
+            self.unanswered_dropped += 1;
         }
         self.unanswered.push(quote(line));
     }
@@ -104,7 +113,17 @@ impl Session {
         };
         let after = match self.unanswered.as_slice() {
             [] => String::new(),
-            sent => format!(" after it was sent {}", sent.join(", then ")),
+            [first] => format!(" after it was sent {first}"),
+            [first, rest @ ..] => {
+                let skipped = match self.unanswered_dropped {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
+                format!(
+                    " after it was sent {first} (the first command it did not answer){skipped}, then {}",
+                    rest.join(", then ")
+                )
+            }
         };
         format!("{how}{after}{context}{}", self.process.last_lines())
     }
@@ -113,6 +132,7 @@ impl Session {
     pub(super) fn read(&mut self, deadline: Instant) -> Result<(String, Instant), ReadError> {
         let (line, at) = self.process.read_line(deadline)?;
         self.unanswered.clear();
+        self.unanswered_dropped = 0;
         let first = line.split_whitespace().next().unwrap_or("");
         if !first.is_empty() && !MESSAGES.contains(&first) {
             self.stray_count += 1;
