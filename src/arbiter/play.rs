@@ -130,6 +130,153 @@ struct Snapshot {
     clocks: Clocks,
 }
 
+/// Writes one line to the person and shows it at once (a closed terminal is ignored: the
+/// game is recorded all the same).
+fn say(out: &mut dyn Write, text: &str) {
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// What one turn came to.
+enum Turn {
+    /// A move was played (or taken back): the game goes on.
+    Played,
+    /// The game is over: the winner, and how.
+    Over(Color, Termination),
+    /// The person left or the run was interrupted: the game is not recorded; this says so.
+    Left(String),
+}
+
+/// A game between the person and the engine in progress.
+struct Match<'a> {
+    settings: &'a PlaySettings,
+    seat: Seat,
+    position: Position,
+    moves: Vec<String>,
+    times: Vec<u64>,
+    last: Option<Move>,
+    clocks: Clocks,
+    /// The states `undo` goes back to, one per move of the person's.
+    history: Vec<Snapshot>,
+}
+
+impl Match<'_> {
+    fn engine_name(&self) -> &str {
+        &self.settings.engine.launch.name
+    }
+
+    /// The engine's move, checked and played, or how the engine lost.
+    fn engine_turn(&mut self, out: &mut dyn Write) -> Turn {
+        let side = self.position.side_to_move();
+        let name = self.engine_name().to_string();
+        say(out, &format!("{name} ({}) is thinking...", title(side)));
+        let opening = Opening {
+            fen: None,
+            moves: Vec::new(),
+        };
+        let never = AtomicBool::new(false);
+        let asked = game::ask(
+            &mut self.seat,
+            &self.position,
+            &opening,
+            &self.moves,
+            &self.settings.game_rules,
+            &mut self.clocks,
+            &never,
+        );
+        match asked {
+            Asked::Move(mv, took) => {
+                say(out, &format!("{name} plays {mv} ({} ms)", took.as_millis()));
+                self.times.push(took.as_millis() as u64);
+                self.position.play_unchecked(mv);
+                self.moves.push(mv.to_string());
+                self.last = Some(mv);
+                Turn::Played
+            }
+            Asked::Lost(termination, _) => Turn::Over(side.opponent(), termination),
+            Asked::Stopped => Turn::Left(format!(
+                "\nInterrupted while {name} was thinking: the game is not recorded."
+            )),
+        }
+    }
+
+    /// The person's move (or `undo`), read until it is one the rules allow.
+    fn person_turn(
+        &mut self,
+        input: &Receiver<String>,
+        out: &mut dyn Write,
+        interrupted: &AtomicBool,
+    ) -> Turn {
+        let asked_at = Instant::now();
+        match self.read_move(input, out, interrupted) {
+            Typed::Move(mv) => {
+                self.history.push(Snapshot {
+                    position: self.position,
+                    moves: self.moves.len(),
+                    clocks: self.clocks,
+                });
+                self.times.push(asked_at.elapsed().as_millis() as u64);
+                self.position.play_unchecked(mv);
+                self.moves.push(mv.to_string());
+                self.last = Some(mv);
+            }
+            Typed::Undo => match self.history.pop() {
+                Some(snapshot) => {
+                    self.position = snapshot.position;
+                    self.moves.truncate(snapshot.moves);
+                    self.times.truncate(snapshot.moves);
+                    self.clocks = snapshot.clocks;
+                    self.last = self.moves.last().and_then(|text| text.parse().ok());
+                    say(out, "Took back your last move and the reply.");
+                }
+                None => say(out, "Nothing to undo: you have not moved yet."),
+            },
+            _ if interrupted.load(Ordering::SeqCst) => {
+                return Turn::Left("\nInterrupted: the game is not recorded.".into());
+            }
+            _ => return Turn::Left("You left the game; it is not recorded.".into()),
+        }
+        Turn::Played
+    }
+
+    /// Prompts until the person types a legal move, `undo` or `quit` (or the input ends),
+    /// answering `moves`, `help` and refusals on the way.
+    fn read_move(
+        &self,
+        input: &Receiver<String>,
+        out: &mut dyn Write,
+        interrupted: &AtomicBool,
+    ) -> Typed {
+        let side = title(self.position.side_to_move());
+        loop {
+            let _ = write!(out, "{} ({side}) to move> ", self.settings.human_name);
+            let _ = out.flush();
+            let Some(line) = next_line(input, interrupted) else {
+                return Typed::Quit;
+            };
+            match read_typed(&line) {
+                Ok(Typed::Move(mv)) => match self.position.check(mv) {
+                    Ok(()) => return Typed::Move(mv),
+                    Err(why) => say(out, &format!("{mv} is not legal here: {why}")),
+                },
+                Ok(Typed::ListMoves) => {
+                    let legal: Vec<String> = self
+                        .position
+                        .legal_moves()
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect();
+                    say(out, &format!("Legal moves: {}", legal.join(" ")));
+                }
+                Ok(Typed::Help) => say(out, &help(self.settings.game_rules.rules)),
+                Ok(Typed::Nothing) => {}
+                Ok(other @ (Typed::Undo | Typed::Quit)) => return other,
+                Err(why) => say(out, &why),
+            }
+        }
+    }
+}
+
 /// Plays one game between the person (typing `input` lines, `None` at the end of input) and
 /// the engine, writing to `out`. Returns the finished game (already written to the results and
 /// PGN files), or `None` when the person left or the run was interrupted.
@@ -141,7 +288,7 @@ pub fn play(
 ) -> Result<Option<GameRecord>, String> {
     let rules = settings.game_rules.rules;
     rules.check_opening().map_err(|e| e.to_string())?;
-    let mut position = Position::start(rules).map_err(|e| e.to_string())?;
+    let position = Position::start(rules).map_err(|e| e.to_string())?;
     // The files must take the game before it is played, not lose it after.
     check_outputs(settings.results.as_deref(), settings.pgn.as_deref())?;
     let id = match &settings.results {
@@ -150,11 +297,6 @@ pub fn play(
             held.records.len() + 1
         }
         None => 1,
-    };
-    let start = position.fen();
-    let opening = Opening {
-        fen: None,
-        moves: Vec::new(),
     };
     let spec = &settings.engine;
     let mut seat = Seat::new(spec, rules, settings.log.clone());
@@ -165,170 +307,92 @@ pub fn play(
         ));
     }
     let engine_name = spec.launch.name.clone();
-    let names = match settings.human {
-        Color::Black => [settings.human_name.clone(), engine_name.clone()],
-        Color::White => [engine_name.clone(), settings.human_name.clone()],
-    };
-    let say = |out: &mut dyn Write, text: &str| {
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
+    let players = match settings.human {
+        Color::Black => [settings.human_name.clone(), engine_name],
+        Color::White => [engine_name, settings.human_name.clone()],
     };
     say(
         out,
         &format!(
-            "{} (Black) against {} (White), {}. {}",
-            names[0],
-            names[1],
-            rules,
+            "{} (Black) against {} (White), {rules}. {}",
+            players[0],
+            players[1],
             help(rules)
         ),
     );
-    let mut moves: Vec<String> = Vec::new();
-    let mut times: Vec<u64> = Vec::new();
-    let mut last: Option<Move> = None;
-    let mut clocks = Clocks::new(settings.game_rules.time_control);
-    let mut history: Vec<Snapshot> = Vec::new();
-    let stop = AtomicBool::new(false);
+    let setup = GameSetup {
+        id,
+        players,
+        rules,
+        start: position.fen(),
+        opening_plies: 0,
+    };
+    let mut game = Match {
+        settings,
+        seat,
+        position,
+        moves: Vec::new(),
+        times: Vec::new(),
+        last: None,
+        clocks: Clocks::new(settings.game_rules.time_control),
+        history: Vec::new(),
+    };
     let (winner, termination) = loop {
-        say(out, &format!("\n{}", draw(&position, last)));
-        if let Some(winner) = position.winner() {
+        say(out, &format!("\n{}", draw(&game.position, game.last)));
+        if let Some(winner) = game.position.winner() {
             break (winner, Termination::Normal);
         }
-        let side = position.side_to_move();
-        if side != settings.human {
-            let side = title(side);
-            say(out, &format!("{engine_name} ({side}) is thinking..."));
-            let asked = game::ask(
-                &mut seat,
-                &position,
-                &opening,
-                &moves,
-                &settings.game_rules,
-                &mut clocks,
-                &stop,
-            );
-            match asked {
-                Asked::Move(mv, took) => {
-                    say(
-                        out,
-                        &format!("{engine_name} plays {mv} ({} ms)", took.as_millis()),
-                    );
-                    times.push(took.as_millis() as u64);
-                    position.play_unchecked(mv);
-                    moves.push(mv.to_string());
-                    last = Some(mv);
-                }
-                Asked::Lost(termination, _) => {
-                    break (position.side_to_move().opponent(), termination);
-                }
-                Asked::Stopped => {
-                    say(
-                        out,
-                        &format!(
-                            "\nInterrupted while {engine_name} was thinking: the game is not recorded."
-                        ),
-                    );
-                    seat.shut_down();
-                    return Ok(None);
-                }
-            }
-            continue;
-        }
-        let asked_at = Instant::now();
-        let typed = loop {
-            let _ = write!(out, "{} ({}) to move> ", settings.human_name, title(side));
-            let _ = out.flush();
-            let line = match next_line(input, interrupted) {
-                Some(line) => line,
-                None => break Typed::Quit,
-            };
-            match read_typed(&line) {
-                Ok(Typed::Move(mv)) => {
-                    let mut after = position;
-                    match after.play(mv) {
-                        Ok(()) => break Typed::Move(mv),
-                        Err(why) => say(out, &format!("{mv} is not legal here: {why}")),
-                    }
-                }
-                Ok(Typed::ListMoves) => {
-                    let legal: Vec<String> = position
-                        .legal_moves()
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect();
-                    say(out, &format!("Legal moves: {}", legal.join(" ")));
-                }
-                Ok(Typed::Help) => say(out, &help(rules)),
-                Ok(Typed::Nothing) => {}
-                Ok(other) => break other,
-                Err(why) => say(out, &why),
-            }
+        let turn = if game.position.side_to_move() == settings.human {
+            game.person_turn(input, out, interrupted)
+        } else {
+            game.engine_turn(out)
         };
-        match typed {
-            Typed::Move(mv) => {
-                history.push(Snapshot {
-                    position,
-                    moves: moves.len(),
-                    clocks,
-                });
-                times.push(asked_at.elapsed().as_millis() as u64);
-                position.play_unchecked(mv);
-                moves.push(mv.to_string());
-                last = Some(mv);
-            }
-            Typed::Undo => match history.pop() {
-                Some(snapshot) => {
-                    position = snapshot.position;
-                    moves.truncate(snapshot.moves);
-                    times.truncate(snapshot.moves);
-                    clocks = snapshot.clocks;
-                    last = moves.last().and_then(|text| text.parse().ok());
-                    say(out, "Took back your last move and the reply.");
-                }
-                None => say(out, "Nothing to undo: you have not moved yet."),
-            },
-            _ => {
-                let why = if interrupted.load(Ordering::SeqCst) {
-                    "\nInterrupted: the game is not recorded."
-                } else {
-                    "You left the game; it is not recorded."
-                };
-                say(out, why);
-                seat.shut_down();
+        match turn {
+            Turn::Played => {}
+            Turn::Over(winner, termination) => break (winner, termination),
+            Turn::Left(why) => {
+                say(out, &why);
+                game.seat.shut_down();
                 return Ok(None);
             }
         }
     };
+    finish(game, &setup, winner, termination, out).map(Some)
+}
+
+/// Records the finished game: says who won and how, writes it to the results and PGN files,
+/// and says where it went.
+fn finish(
+    mut game: Match,
+    setup: &GameSetup,
+    winner: Color,
+    termination: Termination,
+    out: &mut dyn Write,
+) -> Result<GameRecord, String> {
     let detail = match termination {
-        Termination::Crash | Termination::Stall => seat.failure().map(str::to_string),
+        Termination::Crash | Termination::Stall => game.seat.failure().map(str::to_string),
         _ => None,
     };
-    seat.shut_down();
-    let setup = GameSetup {
-        id,
-        players: names.clone(),
-        rules,
-        start,
-        opening_plies: 0,
+    game.seat.shut_down();
+    let how = match &termination {
+        Termination::Normal => format!("{} has no move", title(winner.opponent())),
+        other => format!("{} lost by {other}", game.engine_name()),
     };
     let record = GameRecord {
         detail: detail.clone(),
-        ..GameRecord::new(&setup, winner, termination.clone(), moves, times)
+        ..GameRecord::new(setup, winner, termination, game.moves, game.times)
     };
-    let winner_name = &names[winner.index()];
-    let how = match &termination {
-        Termination::Normal => format!("{} has no move", title(winner.opponent())),
-        other => format!("{engine_name} lost by {other}"),
-    };
-    let detail = detail.map(|text| format!(" ({text})")).unwrap_or_default();
+    let shown = detail.map(|text| format!(" ({text})")).unwrap_or_default();
     say(
         out,
         &format!(
-            "Game over: {winner_name} ({}) wins; {how}{detail}.",
+            "Game over: {} ({}) wins; {how}{shown}.",
+            record.winner_name(),
             title(winner)
         ),
     );
     say(out, &format!("Moves: {}", record.moves.join(" ")));
+    let settings = game.settings;
     write_game(
         settings.results.as_deref(),
         settings.pgn.as_deref(),
@@ -351,7 +415,7 @@ pub fn play(
             &format!("The game is written to {}.", written.join(" and ")),
         );
     }
-    Ok(Some(record))
+    Ok(record)
 }
 
 /// The next line the person typed; `None` at the end of input or on Ctrl-C.
