@@ -9,16 +9,16 @@ use konane::arbiter::events::Event;
 use konane::arbiter::game::{Deadlines, GameRules};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::OpeningSource;
+use konane::arbiter::process::Cancel;
 use konane::arbiter::record::GameRecord;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::time_control::TimeControl;
-use konane::arbiter::{self as arbiter_run, Config, RunError, process};
+use konane::arbiter::{self as arbiter_run, Config, RunError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// One line of a `check` report.
@@ -57,7 +57,9 @@ pub fn check(
     margin: f64,
     seed: u64,
 ) -> PyResult<Vec<PyCheckResult>> {
-    let spec = spec_of(py, command, options, protocol, None)?;
+    // Ctrl-C sets `cancel`, which ends every wait for this call's engine at once.
+    let cancel = Cancel::new();
+    let spec = spec_of(py, command, options, protocol, None)?.cancelled_by(&cancel);
     let settings = CheckSettings {
         quick,
         timeout: seconds("timeout", timeout)?,
@@ -65,21 +67,7 @@ pub fn check(
         seed,
         log: Log::default(),
     };
-    let stop = AtomicBool::new(false);
-    let results = interruptible(py, &stop, || {
-        std::thread::scope(|scope| {
-            let checks = scope.spawn(|| checks::run(&spec, &settings, |_| {}));
-            while !checks.is_finished() {
-                if stop.load(Ordering::SeqCst) {
-                    process::interrupt();
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            let results = checks.join().unwrap_or_default();
-            process::clear_interrupt();
-            results
-        })
-    })?;
+    let results = interruptible(py, cancel.flag(), || checks::run(&spec, &settings, |_| {}))?;
     Ok(results
         .into_iter()
         .map(|result| PyCheckResult {
@@ -276,7 +264,8 @@ pub fn play_match(
         shard: None,
         log: Log::default(),
     };
-    let stop = AtomicBool::new(false);
+    // Ctrl-C sets `cancel`: the tournament stops, and every wait for its engines ends at once.
+    let cancel = Cancel::new();
     // Each finished game goes to `on_game` as it ends, on the tournament's thread.
     let mut report = |event: Event| {
         if let (Event::GameFinished { record, .. }, Some(on_game)) = (event, &on_game) {
@@ -287,24 +276,12 @@ pub fn play_match(
             });
         }
     };
-    let ran = interruptible(py, &stop, || {
-        std::thread::scope(|scope| {
-            let tournament = scope.spawn(|| arbiter_run::run(config, &stop, &mut report));
-            while !tournament.is_finished() {
-                if stop.load(Ordering::SeqCst) {
-                    process::interrupt();
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            let ran = tournament.join();
-            process::clear_interrupt();
-            ran
-        })
+    let ran = interruptible(py, cancel.flag(), || {
+        arbiter_run::run(config, &cancel, &mut report)
     })?;
     match ran {
-        Ok(Ok(summary)) => Ok(summary.records.into_iter().map(PyGame::from).collect()),
-        Ok(Err(RunError::Rules(why))) => Err(error(py, "ParseError", why.to_string())),
-        Ok(Err(failure)) => Err(error(py, "KonaneError", failure.to_string())),
-        Err(_) => Err(error(py, "KonaneError", "the tournament panicked")),
+        Ok(summary) => Ok(summary.records.into_iter().map(PyGame::from).collect()),
+        Err(RunError::Rules(why)) => Err(error(py, "ParseError", why.to_string())),
+        Err(failure) => Err(error(py, "KonaneError", failure.to_string())),
     }
 }

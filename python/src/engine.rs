@@ -16,7 +16,6 @@ use konane::rules::{Position, Rules};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -333,11 +332,15 @@ impl PyEngine {
             fen: Some(position.fen()),
             moves: Vec::new(),
         };
-        let stop = AtomicBool::new(false);
+        // Ctrl-C sets the engine's cancel flag: the move and any handshake end at once. It is
+        // cleared for the next call, whose engine goes on.
+        let cancel = self.spec.launch.cancel.clone();
+        cancel.reset();
+        let stop = cancel.flag();
         let deadlines = self.deadlines;
         // A new seat starts a new game; later positions go to the same game, so that the
         // engine keeps what it learnt (its hash table).
-        let asked = interruptible(py, &stop, || {
+        let asked = interruptible(py, stop, || {
             let started = if reusable {
                 seat.start(&deadlines)
             } else {
@@ -351,7 +354,7 @@ impl PyEngine {
                     &[],
                     &game_rules,
                     &mut clocks,
-                    &stop,
+                    stop,
                 ),
                 Err(termination) => Asked::Lost(termination, None),
             }
@@ -359,6 +362,7 @@ impl PyEngine {
         let asked = match asked {
             Ok(asked) => asked,
             Err(interrupt) => {
+                cancel.reset();
                 py.detach(|| seat.halt(Duration::from_millis(500)));
                 return Err(interrupt);
             }

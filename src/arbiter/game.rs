@@ -243,7 +243,7 @@ pub fn play(
     for (index, color) in [(0, Color::Black), (1, Color::White)] {
         if let Err(termination) = seats[index].ready(deadlines) {
             // A handshake cut short by the user or the tournament's end is no one's fault.
-            if stop.load(Ordering::SeqCst) || process::interrupted() {
+            if stop.load(Ordering::SeqCst) || seats[index].launch.cancel.is_cancelled() {
                 return None;
             }
             let detail = failure_detail(&termination, seats[index]);

@@ -30,6 +30,7 @@ use events::{Event, GameStart, Notice, Progress, Reporter};
 use game::{GameRules, Seat};
 use log::Log;
 use openings::OpeningSource;
+use process::Cancel;
 use record::GameRecord;
 use results::read_results;
 use schedule::{Format, Job, Schedule};
@@ -218,8 +219,9 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
         .map_err(RunError::Setup)
 }
 
-/// Runs the tournament `config` describes until it ends or `cancel` is set, reporting each
-/// event to `reporter` and writing each finished game to the results and PGN files at once.
+/// Runs the tournament `config` describes until it ends or `cancel` is set (which also ends
+/// every wait for its engines at once), reporting each event to `reporter` and writing each
+/// finished game to the results and PGN files at once.
 ///
 /// ```no_run
 /// use konane::arbiter::events::Event;
@@ -228,8 +230,8 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
 /// use konane::arbiter::schedule::Format;
 /// use konane::arbiter::spec::EngineSpec;
 /// use konane::arbiter::time_control::TimeControl;
+/// use konane::arbiter::process::Cancel;
 /// use konane::arbiter::{Config, run};
-/// use std::sync::atomic::AtomicBool;
 /// use std::time::Duration;
 ///
 /// let engine = |name: &str| EngineSpec::parse(&["cmd=konane-engine".into(), format!("name={name}")]);
@@ -256,7 +258,7 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
 ///     shard: None,
 ///     log: Default::default(),
 /// };
-/// let summary = run(config, &AtomicBool::new(false), &mut |event| {
+/// let summary = run(config, &Cancel::new(), &mut |event| {
 ///     if let Event::GameFinished { record, .. } = event {
 ///         println!("{} won game {}", record.winner_name(), record.id);
 ///     }
@@ -266,10 +268,13 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
 /// ```
 pub fn run(
     mut config: Config,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     reporter: &mut dyn Reporter,
 ) -> Result<Summary, RunError> {
     spec::check_names(&config.engines).map_err(RunError::Setup)?;
+    for engine in &mut config.engines {
+        engine.launch.cancel = cancel.clone();
+    }
     spec::make_names_unique(&mut config.engines);
     let schedule = Schedule::new(config.engines.len(), config.format, config.games);
     let names: Vec<String> = config
@@ -335,7 +340,7 @@ pub fn run(
             &config.game_rules.deadlines,
             &config.log,
         );
-        if cancel.load(Ordering::SeqCst) || process::interrupted() {
+        if cancel.is_cancelled() {
             summary.ending = Ending::Interrupted;
             return Ok(summary);
         }
@@ -363,7 +368,7 @@ fn play_remaining(
     identity: &TournamentId,
     sprt: Option<Sprt>,
     remaining: Vec<Job>,
-    cancel: &AtomicBool,
+    cancel: &Cancel,
     reporter: &mut dyn Reporter,
     summary: &mut Summary,
 ) -> Result<(), RunError> {
@@ -382,11 +387,21 @@ fn play_remaining(
         for _ in 0..config.concurrency.max(1) {
             let (jobs, to_tournament) = (jobs.clone(), to_tournament.clone());
             let (stop, no_more, schedule) = (&stop, &no_more, &summary.schedule);
-            scope.spawn(move || worker(config, schedule, &jobs, &to_tournament, stop, no_more));
+            let cancel = cancel.clone();
+            scope.spawn(move || {
+                worker(
+                    config,
+                    schedule,
+                    &jobs,
+                    &to_tournament,
+                    [stop, no_more],
+                    &cancel,
+                )
+            });
         }
         drop(to_tournament);
         loop {
-            if cancel.load(Ordering::SeqCst) {
+            if cancel.is_cancelled() {
                 stop.store(true, Ordering::SeqCst);
                 summary.ending = Ending::Interrupted;
             }
@@ -460,15 +475,15 @@ fn worker(
     schedule: &Schedule,
     jobs: &Receiver<Job>,
     to_tournament: &Sender<FromWorker>,
-    stop: &AtomicBool,
-    no_more: &AtomicBool,
+    [stop, no_more]: [&AtomicBool; 2],
+    cancel: &Cancel,
 ) {
     let rules = config.game_rules.rules;
     let mut seats: HashMap<usize, Seat> = HashMap::new();
     while let Ok(job) = jobs.recv() {
         // Ctrl-C is seen here at once (`stop` follows within 50 ms): a game begun meanwhile
         // would end at once and be counted as abandoned.
-        let stopping = stop.load(Ordering::SeqCst) || process::interrupted();
+        let stopping = stop.load(Ordering::SeqCst) || cancel.is_cancelled();
         if stopping || no_more.load(Ordering::SeqCst) {
             break;
         }

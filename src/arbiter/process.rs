@@ -109,6 +109,50 @@ pub fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
+/// A cancellation flag shared by whoever may stop a run (the command line's Ctrl-C, a Python
+/// call's `KeyboardInterrupt`) and the engine processes started for it: once it is set,
+/// every wait for those engines' output ends at once with [`ReadError::Interrupted`], so that
+/// no handshake or move holds the program until its deadline. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag not set.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Sets the flag: every wait on it ends.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Clears the flag, for an owner that goes on after a cancelled call (a Python engine
+    /// after a `KeyboardInterrupt`).
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    /// The flag itself, for code that watches an `AtomicBool`.
+    pub fn flag(&self) -> &Arc<AtomicBool> {
+        &self.0
+    }
+}
+
+/// Two launches are alike whatever flag cancels them.
+impl PartialEq for Cancel {
+    fn eq(&self, _other: &Cancel) -> bool {
+        true
+    }
+}
+
+impl Eq for Cancel {}
+
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
@@ -118,6 +162,8 @@ pub struct Launch {
     pub args: Vec<String>,
     /// The name used in logs and results.
     pub name: String,
+    /// Set to end every wait for this engine's output at once.
+    pub cancel: Cancel,
 }
 
 /// Why no line came.
@@ -127,33 +173,12 @@ pub enum ReadError {
     Timeout,
     /// The engine closed its output or exited.
     Closed,
-    /// The user interrupted the program (see [`interrupt`]).
+    /// The engine's [`Cancel`] flag was set.
     Interrupted,
 }
 
-/// Set once the user interrupts the program.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// How often a wait for an engine looks at [`INTERRUPTED`].
+/// How often a wait for an engine looks at its [`Cancel`] flag.
 const INTERRUPT_POLL: Duration = Duration::from_millis(50);
-
-/// Ends every wait for an engine's output, now and from now on, with
-/// [`ReadError::Interrupted`]: for the Ctrl-C handler, so that no handshake or move holds the
-/// program until its deadline.
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Lets waits for engines go on again once an interrupt has been dealt with: for a caller
-/// that goes on after it, such as the Python package after a `KeyboardInterrupt`.
-pub fn clear_interrupt() {
-    INTERRUPTED.store(false, Ordering::SeqCst);
-}
-
-/// True once [`interrupt`] was called (and not cleared since).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
 
 /// Whether `line` is a `bestmove` message (and not, say, `bestmovexyz`).
 pub fn is_bestmove(line: &str) -> bool {
@@ -186,6 +211,7 @@ pub struct EngineProcess {
     stderr_closed: Arc<AtomicBool>,
     name: String,
     log: Log,
+    cancel: Cancel,
 }
 
 impl EngineProcess {
@@ -256,6 +282,7 @@ impl EngineProcess {
             stderr_closed,
             name,
             log,
+            cancel: launch.cancel.clone(),
         })
     }
 
@@ -296,7 +323,7 @@ impl EngineProcess {
     /// The next line, waiting until `deadline` at the latest, with the moment it arrived.
     pub fn read_line(&mut self, deadline: Instant) -> Result<(String, Instant), ReadError> {
         loop {
-            if interrupted() {
+            if self.cancel.is_cancelled() {
                 return Err(ReadError::Interrupted);
             }
             let now = Instant::now();

@@ -1,6 +1,6 @@
 //! `--engine cmd=PATH ...`: how one engine is started and set up.
 
-use crate::arbiter::process::Launch;
+use crate::arbiter::process::{Cancel, Launch};
 use crate::rules::Rules;
 use std::collections::HashSet;
 use std::path::Path;
@@ -56,6 +56,7 @@ impl EngineSpec {
                 command,
                 args,
                 name,
+                cancel: Default::default(),
             },
             protocol,
             options,
@@ -86,6 +87,12 @@ impl EngineSpec {
             spec.options.push((name.clone(), value.clone()));
         }
         spec
+    }
+
+    /// This engine with its waits ended by `cancel`.
+    pub fn cancelled_by(mut self, cancel: &Cancel) -> EngineSpec {
+        self.launch.cancel = cancel.clone();
+        self
     }
 
     /// The command line, as a user would type it.

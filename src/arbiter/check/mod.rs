@@ -4,7 +4,7 @@
 
 use crate::arbiter::log::Log;
 use crate::arbiter::process::{
-    self, EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
+    EngineProcess, HandshakeError, ReadError, describe_exit, is_bestmove,
 };
 use crate::arbiter::spec::EngineSpec;
 use crate::protocol::options::{self, EngineOption};
@@ -147,8 +147,8 @@ impl Checker<'_> {
         evidence: String,
         report: &mut impl FnMut(&CheckResult),
     ) {
-        // After Ctrl-C every wait fails at once: those failures are not the engine's.
-        if process::interrupted() {
+        // Once cancelled every wait fails at once: those failures are not the engine's.
+        if self.spec.launch.cancel.is_cancelled() {
             return;
         }
         let result = CheckResult {

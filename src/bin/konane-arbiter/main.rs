@@ -12,6 +12,7 @@ use cli::RulesArgs;
 use konane::arbiter::game::{Deadlines, GameRules};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::{OpeningSource, read_openings};
+use konane::arbiter::process::Cancel;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
 use konane::arbiter::stats::Sprt;
@@ -21,8 +22,6 @@ use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tools::{CheckArgs, GuiArgs, MergeArgs, PlayArgs, run_check, run_gui, run_merge, run_play};
 
@@ -291,13 +290,10 @@ fn main() -> ExitCode {
     cli::init_logging();
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = interrupted.clone();
-    let on_interrupt = move || {
-        flag.store(true, Ordering::SeqCst);
-        konane::arbiter::process::interrupt();
-    };
-    if let Err(error) = ctrlc::set_handler(on_interrupt) {
+    // Ctrl-C (or a termination signal) cancels whatever runs, and every wait for its engines.
+    let interrupted = Cancel::new();
+    let on_interrupt = interrupted.clone();
+    if let Err(error) = ctrlc::set_handler(move || on_interrupt.cancel()) {
         eprintln!("warning: cannot catch Ctrl-C: {error}");
     }
     if let Some(Tool::Watchdog) = cli.tool {
@@ -318,7 +314,7 @@ fn main() -> ExitCode {
         let (name, sub) = matches.subcommand().expect("a subcommand was given");
         let groups = engine_groups(sub);
         let outcome = match tool {
-            Tool::Check(args) => run_check(args, &groups),
+            Tool::Check(args) => run_check(args, &groups, &interrupted),
             Tool::Play(args) => run_play(args, &groups, &interrupted),
             Tool::Merge(args) => run_merge(args),
             Tool::Gui(args) => run_gui(args, &groups, &interrupted),

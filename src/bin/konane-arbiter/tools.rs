@@ -64,15 +64,16 @@ pub(super) struct GuiArgs {
 pub(super) fn run_gui(
     args: GuiArgs,
     groups: &[Vec<String>],
-    interrupted: &Arc<AtomicBool>,
+    interrupted: &Cancel,
 ) -> Result<ExitCode, String> {
     let mut engines: Vec<EngineSpec> = groups
         .iter()
-        .map(|words| EngineSpec::parse(words))
+        .map(|words| EngineSpec::parse(words).map(|spec| spec.cancelled_by(interrupted)))
         .collect::<Result<_, _>>()?;
     if engines.is_empty() {
         let engine = engine_beside_this_program()?;
-        engines.push(EngineSpec::parse(&[format!("cmd={}", engine.display())])?);
+        let spec = EngineSpec::parse(&[format!("cmd={}", engine.display())])?;
+        engines.push(spec.cancelled_by(interrupted));
     }
     spec::check_names(&engines)?;
     if let Some(spec) = engines.iter().find(|spec| spec.launch.name == "human") {
@@ -101,11 +102,11 @@ pub(super) fn run_gui(
         &settings.deadlines,
         &settings.log,
     );
-    if interrupted.load(Ordering::SeqCst) {
+    if interrupted.is_cancelled() {
         return Ok(ExitCode::from(130));
     }
     settings.announced = checked?;
-    gui::serve(settings, interrupted.clone(), |address| {
+    gui::serve(settings, interrupted.flag().clone(), |address| {
         crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
         if !address.ip().is_loopback() {
             eprintln!(
@@ -184,9 +185,9 @@ fn parse_colour(text: &str) -> Result<Color, String> {
 pub(super) fn run_play(
     args: PlayArgs,
     groups: &[Vec<String>],
-    interrupted: &AtomicBool,
+    interrupted: &Cancel,
 ) -> Result<ExitCode, String> {
-    let engine = one_engine(groups)?;
+    let engine = one_engine(groups)?.cancelled_by(interrupted);
     let rules = args.rules.rules();
     rules.check_opening().map_err(|e| e.to_string())?;
     let log = open_log(&args.log)?;
@@ -196,7 +197,7 @@ pub(super) fn run_play(
         startup: Duration::from_secs(30),
     };
     let checked = preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log);
-    if interrupted.load(Ordering::SeqCst) {
+    if interrupted.is_cancelled() {
         return Ok(ExitCode::from(130));
     }
     checked?;
@@ -223,8 +224,8 @@ pub(super) fn run_play(
         }
     });
     let mut out = std::io::stdout();
-    play::play(&settings, &lines, &mut out, interrupted)?;
-    Ok(if interrupted.load(Ordering::SeqCst) {
+    play::play(&settings, &lines, &mut out, interrupted.flag())?;
+    Ok(if interrupted.is_cancelled() {
         ExitCode::from(130)
     } else {
         ExitCode::SUCCESS
@@ -253,8 +254,12 @@ pub(super) struct CheckArgs {
     log: Option<PathBuf>,
 }
 
-pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitCode, String> {
-    let spec = one_engine(groups)?;
+pub(super) fn run_check(
+    args: CheckArgs,
+    groups: &[Vec<String>],
+    interrupted: &Cancel,
+) -> Result<ExitCode, String> {
+    let spec = one_engine(groups)?.cancelled_by(interrupted);
     let settings = CheckSettings {
         quick: args.quick,
         timeout: Duration::from_secs(args.timeout),
@@ -269,7 +274,7 @@ pub(super) fn run_check(args: CheckArgs, groups: &[Vec<String>]) -> Result<ExitC
         spec.protocol
     );
     let results = check::run(&spec, &settings, |result| crate::say!("{result}"));
-    if konane::arbiter::process::interrupted() {
+    if interrupted.is_cancelled() {
         crate::say!("Interrupted after {} checks", results.len());
         return Ok(ExitCode::from(130));
     }
