@@ -60,7 +60,8 @@ impl Default for Options {
 /// Sets one option from its value, already judged to be one the option takes.
 type Setter = fn(&mut Options, &str);
 
-/// A whole number a spin option took (0 cannot come: it was judged in range first).
+/// The whole number a spin option was set to (the value was judged in range first, so the
+/// fallback 0 is never taken).
 fn number(value: &str) -> u64 {
     value.trim().parse().unwrap_or(0)
 }

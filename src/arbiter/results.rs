@@ -102,30 +102,30 @@ pub fn write_game(
 /// created are then removed again, so that a retry finds things as they were.
 pub fn check_outputs(results: Option<&Path>, pgn_file: Option<&Path>) -> Result<(), String> {
     let mut created = Vec::new();
-    let mut outcome = Ok(());
-    for (flag, path) in [("--results", results), ("--pgn", pgn_file)] {
-        let Some(path) = path else { continue };
+    let outputs = [("--results", results), ("--pgn", pgn_file)];
+    let checked = outputs.into_iter().try_for_each(|(flag, path)| {
+        let Some(path) = path else { return Ok(()) };
         if path.is_dir() {
-            outcome = Err(format!(
+            return Err(format!(
                 "{flag} {} is a folder: name a file in it",
                 path.display()
             ));
-            break;
         }
         let existed = path.exists();
-        match File::options().create(true).append(true).open(path) {
-            Ok(_) if !existed => created.push(path),
-            Ok(_) => {}
-            Err(e) => {
-                outcome = Err(format!("{flag} {}: {e}", path.display()));
-                break;
-            }
+        File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{flag} {}: {e}", path.display()))?;
+        if !existed {
+            created.push(path);
         }
-    }
-    if outcome.is_err() {
+        Ok(())
+    });
+    if checked.is_err() {
         for path in created {
             let _ = std::fs::remove_file(path);
         }
     }
-    outcome
+    checked
 }

@@ -36,8 +36,10 @@ pub enum LimitError {
     BadSeconds(String, f64),
     /// A move time or clock base of no time, or more than a day.
     OutOfRange(String, Duration),
-    /// A depth outside 1 to [`MAX_DEPTH`], or no nodes.
-    BadCount(String, u64),
+    /// A depth outside 1 to [`MAX_DEPTH`].
+    BadDepth(u32),
+    /// A node limit of none.
+    NoNodes,
     /// `--tc` text that is not `BASE+INC` in seconds.
     BadText(String),
 }
@@ -56,12 +58,10 @@ impl fmt::Display for LimitError {
                 "{what} must be more than 0 s and at most a day, not {} s",
                 time.as_secs_f64()
             ),
-            LimitError::BadCount(what, count) if what == "depth" => {
-                write!(f, "depth must be 1 to {MAX_DEPTH}, not {count}")
+            LimitError::BadDepth(depth) => {
+                write!(f, "depth must be 1 to {MAX_DEPTH}, not {depth}")
             }
-            LimitError::BadCount(what, count) => {
-                write!(f, "{what} must be at least 1, not {count}")
-            }
+            LimitError::NoNodes => write!(f, "nodes must be at least 1, not 0"),
             LimitError::BadText(text) => write!(
                 f,
                 "bad time control '{text}': expected BASE+INC in seconds, such as 10+0.1"
@@ -132,9 +132,9 @@ impl TimeControl {
             }
             TimeControl::MoveTime(move_time) => time("the time a move", move_time)?,
             TimeControl::Depth(depth) if !(1..=MAX_DEPTH).contains(&depth) => {
-                return Err(LimitError::BadCount("depth".into(), u64::from(depth)));
+                return Err(LimitError::BadDepth(depth));
             }
-            TimeControl::Nodes(0) => return Err(LimitError::BadCount("nodes".into(), 0)),
+            TimeControl::Nodes(0) => return Err(LimitError::NoNodes),
             TimeControl::Depth(_) | TimeControl::Nodes(_) => {}
         }
         Ok(self)

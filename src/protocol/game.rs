@@ -59,12 +59,13 @@ impl GameSetup {
             Err(OptionError::Unknown(..)) => return Ok(false),
             Err(refused) => return Err(refused.setoption_text()),
         };
-        let refused = |e: String| format!("setoption: {e}");
+        // The value was judged one the option takes; a reading that still fails says so.
+        let unread = |why: String| format!("setoption: {} '{value}': {why}", option.name);
         match option.name.as_str() {
-            "Width" => self.width = value.parse().map_err(|_| refused(value.into()))?,
-            "Height" => self.height = value.parse().map_err(|_| refused(value.into()))?,
-            "Opening" => self.opening = value.parse().map_err(|e| refused(format!("{e}")))?,
-            "Capture" => self.capture = value.parse().map_err(|e| refused(format!("{e}")))?,
+            "Width" => self.width = value.parse().map_err(|e| unread(format!("{e}")))?,
+            "Height" => self.height = value.parse().map_err(|e| unread(format!("{e}")))?,
+            "Opening" => self.opening = value.parse().map_err(|e| unread(format!("{e}")))?,
+            "Capture" => self.capture = value.parse().map_err(|e| unread(format!("{e}")))?,
             _ => return Ok(false),
         }
         Ok(true)

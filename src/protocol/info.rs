@@ -66,12 +66,11 @@ impl Info {
             return None;
         }
         let mut info = Info::default();
-        let number = |word: Option<&str>| word.and_then(|w| w.parse().ok());
         while let Some(key) = words.next() {
             match key {
-                "depth" => info.depth = number(words.next()).map(|n: u64| n as u32),
-                "seldepth" => info.seldepth = number(words.next()).map(|n: u64| n as u32),
-                "multipv" => info.multipv = number(words.next()).map(|n: u64| n as u32),
+                "depth" => info.depth = number(words.next()),
+                "seldepth" => info.seldepth = number(words.next()),
+                "multipv" => info.multipv = number(words.next()),
                 "nodes" => info.nodes = number(words.next()),
                 "nps" => info.nps = number(words.next()),
                 "time" => info.time_ms = number(words.next()),
@@ -92,6 +91,11 @@ impl Info {
         }
         Some(info)
     }
+}
+
+/// The number `word` holds, if it holds one of this type (a depth past `u32` is no depth).
+fn number<T: std::str::FromStr>(word: Option<&str>) -> Option<T> {
+    word.and_then(|w| w.parse().ok())
 }
 
 /// A `bestmove` line: the move as sent, and the `ponder` move if any.
@@ -144,6 +148,8 @@ mod tests {
             Info::parse("info score cp x depth y").unwrap(),
             Info::default()
         );
+        let huge = Info::parse("info depth 4294967297 nodes 4294967297").unwrap();
+        assert_eq!((huge.depth, huge.nodes), (None, Some(4_294_967_297)));
         assert_eq!(Info::parse("readyok"), None);
         assert_eq!(Score::Centi(35).to_string(), "cp 35");
     }

@@ -205,7 +205,10 @@ impl BoardVisitor for RootSearch<'_> {
         let start = self.started;
         let budget = self.budget;
         let level = self.settings.skill;
-        let helpers = if level < skill::FULL {
+        // Below full strength the search is weaker on purpose: one thread, every root move
+        // scored for Skill to choose from, and a depth limit by level.
+        let skilled = level < skill::FULL;
+        let helpers = if skilled {
             0
         } else {
             self.settings.threads.max(1) - 1
@@ -234,22 +237,17 @@ impl BoardVisitor for RootSearch<'_> {
                 .clamp(1, MAX_PLY as u32 - 1);
             let wanted = self.settings.lines.max(1);
             let lines = Lines {
-                // Below full strength every root move is scored, for Skill to choose from.
-                searched: if level < skill::FULL {
-                    usize::MAX
-                } else {
-                    wanted
-                },
+                searched: if skilled { usize::MAX } else { wanted },
                 shown: wanted,
                 numbered: wanted > 1,
             };
-            let max_depth = if level < skill::FULL {
+            let max_depth = if skilled {
                 max_depth.min(skill::depth_limit(level))
             } else {
                 max_depth
             };
             let (mut outcome, scored) = searcher.iterate(board, (1, max_depth), lines, self.report);
-            if level < skill::FULL {
+            if skilled {
                 // Skill plays one of the scored moves, chosen with random bits.
                 let clock = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
