@@ -250,10 +250,15 @@ impl Limit {
         }
         let (time_control, clocks) = if let Some(time) = movetime {
             (TimeControl::MoveTime(seconds("movetime", time)?), None)
-        } else if let Some(depth) = depth {
-            (TimeControl::Depth(depth), None)
-        } else if let Some(nodes) = nodes {
-            (TimeControl::Nodes(nodes), None)
+        } else if let Some(count) = depth
+            .map(TimeControl::Depth)
+            .or(nodes.map(TimeControl::Nodes))
+        {
+            // The protocol refuses `go depth 0` and `go nodes 0`: say so here, not by a stall.
+            let checked = count
+                .checked()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            (checked, None)
         } else {
             let (Some(black), Some(white)) = (black_time, white_time) else {
                 return Err(error(

@@ -109,3 +109,11 @@ def test_ctrl_c_while_an_engine_thinks_stops_it_and_leaves_nothing(fixture_comma
         engine.play(konane.Position("6x6"), depth=30)
     del engine
     assert survivors(tag) == []
+
+
+def test_a_depth_or_node_limit_below_one_is_refused_at_once(engine_path):
+    with konane.Engine(engine_path) as engine:
+        for limit in ({"depth": 0}, {"nodes": 0}):
+            with pytest.raises(ValueError, match="at least 1|1 to 120"):
+                engine.play(konane.Position("6x6"), **limit)
+        assert engine.play(konane.Position("6x6"), depth=1).move is not None
