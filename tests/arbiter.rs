@@ -686,7 +686,7 @@ fn an_unwritable_results_or_pgn_file_stops_the_run_before_any_game() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("--pgn ") && stderr.contains("games.pgn: No such file or directory"),
+        stderr.contains("PGN file ") && stderr.contains("games.pgn: No such file or directory"),
         "{stderr}"
     );
     assert!(

@@ -43,7 +43,7 @@ fn an_unwritable_pgn_is_named_by_every_face() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(
-            stderr.contains("--pgn /nonexistent/x.pgn: No such file or directory"),
+            stderr.contains("PGN file /nonexistent/x.pgn: No such file or directory"),
             "{stderr}"
         );
     }
@@ -127,7 +127,7 @@ fn repeated_names_stay_apart_and_an_empty_name_is_refused() {
         let output = arbiter_in(dir.path(), &args);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("name= is empty"), "{args:?}: {stderr}");
+        assert!(stderr.contains("its name is empty"), "{args:?}: {stderr}");
     }
 }
 
@@ -151,7 +151,7 @@ fn a_folder_given_for_results_is_called_a_folder() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(
-            stderr.contains(&format!("--results {folder} is a folder")),
+            stderr.contains(&format!("results file {folder} is a folder")),
             "{stderr}"
         );
     }

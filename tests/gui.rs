@@ -1027,19 +1027,28 @@ fn a_match_alternates_colours_and_keeps_the_score() {
     let tag = "gui-match-tag";
     let server = Server::start(&[engine_spec("engine"), fixture("first", tag)]);
     let _page = server.open_page();
+    // Three games are asked for: the arbiter plays whole colour-swapped pairs, so four.
     let body = r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"engine","white":"first","time":{"kind":"movetime","ms":30},"games":3}"#;
     let started = server.post("/api/new", body);
     assert_eq!(started.status, 200, "{}", started.body);
-    assert_eq!(started.body["series"]["games"], 3);
+    assert_eq!(started.body["series"]["games"], 4);
+    let pause = server.post("/api/pause", "{}");
+    assert!(
+        pause.body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("stop the match")),
+        "a match's games are not paused: {}",
+        pause.body
+    );
     let mut blacks = Vec::new();
     assert!(
-        eventually(Duration::from_secs(60), || {
+        eventually(Duration::from_secs(90), || {
             let state = server.state();
             let black = state["setup"]["black"].as_str().unwrap().to_string();
             if blacks.last() != Some(&black) {
                 blacks.push(black);
             }
-            state["series"]["played"] == 3
+            state["series"]["played"] == 4
         }),
         "{}",
         server.state()
@@ -1048,26 +1057,34 @@ fn a_match_alternates_colours_and_keeps_the_score() {
     let score = end["series"]["score"].as_array().unwrap();
     assert_eq!(
         score[0].as_u64().unwrap() + score[1].as_u64().unwrap(),
-        3,
+        4,
         "{end}"
     );
     assert_eq!(
         end["series"]["names"],
         serde_json::json!(["engine", "first"])
     );
-    assert_eq!(end["game"], 4, "three games after the first state's: {end}");
+    assert_eq!(end["game"], 5, "four games after the first state's: {end}");
     assert_eq!(
-        end["setup"]["black"], "engine",
-        "game 3 has game 1's colours"
+        end["setup"]["black"], "first",
+        "game 4 has game 2's colours"
     );
     assert!(
-        blacks.contains(&"first".to_string()),
-        "game 2 swapped colours: {blacks:?}"
+        blacks.contains(&"engine".to_string()) && blacks.contains(&"first".to_string()),
+        "the colours swapped: {blacks:?}"
     );
     assert!(
         end["series"]["next_in_ms"].is_null(),
         "no game after the last"
     );
+    let (status, pgn) = server.get_text("/api/pgn");
+    assert_eq!(status, 200);
+    for round in 1..=4 {
+        assert!(
+            pgn.contains(&format!("[Round \"{round}\"]")),
+            "the PGN holds every game of the match: {pgn}"
+        );
+    }
     let bad = server.post("/api/new", &body.replace("\"games\":3", "\"games\":0"));
     assert!(
         bad.body["error"]
@@ -1075,6 +1092,42 @@ fn a_match_alternates_colours_and_keeps_the_score() {
             .unwrap()
             .contains("a match has 1 to 1000 games")
     );
+    let person = server.post(
+        "/api/new",
+        &body.replace("\"black\":\"engine\"", "\"black\":\"human\""),
+    );
+    assert!(
+        person.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("a match is between two engines, and a person plays black"),
+        "{}",
+        person.body
+    );
+}
+
+#[test]
+fn a_match_of_one_engine_against_itself_names_each_side_and_stops_at_once() {
+    let server = Server::start(&[engine_spec("k")]);
+    let _page = server.open_page();
+    let body = r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"k","white":"k","time":{"kind":"depth","depth":30},"options":[{"Skill":"3"},{}],"games":2}"#;
+    let started = server.post("/api/new", body);
+    assert_eq!(started.status, 200, "{}", started.body);
+    assert_eq!(
+        started.body["series"]["names"],
+        serde_json::json!(["k", "k-2"]),
+        "two sides of one engine get two names"
+    );
+    assert!(
+        eventually(Duration::from_secs(30), || server.state()["thinking"]
+            .is_string()),
+        "the match's engine thinks: {}",
+        server.state()
+    );
+    let stopped = server.post("/api/stop", "{}");
+    assert_eq!(stopped.status, 200, "{}", stopped.body);
+    assert_eq!(stopped.body["result"]["termination"], "abandoned");
+    assert!(stopped.body["series"].is_null(), "{}", stopped.body);
 }
 
 #[test]

@@ -263,6 +263,8 @@ pub fn play_match(
         sprt: None,
         shard: None,
         log: Log::default(),
+        wait: Duration::ZERO,
+        engine_output: false,
     };
     // Ctrl-C sets `cancel`: the tournament stops, and every wait for its engines ends at once.
     let cancel = Cancel::new();

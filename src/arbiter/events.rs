@@ -5,6 +5,7 @@
 use crate::arbiter::record::GameRecord;
 use crate::arbiter::stats::Verdict;
 use crate::rules::moves::Move;
+use crate::rules::square::Color;
 use std::time::Duration;
 
 /// Something the user should know that does not stop the tournament.
@@ -49,6 +50,18 @@ pub enum Event {
         mv: Move,
         /// How long the engine took.
         took: Duration,
+        /// Black's and White's time left after it, under a clock time control.
+        clocks: Option<[Duration; 2]>,
+    },
+    /// A line an engine sent while searching (its `info` lines), when the configuration asks
+    /// for them ([`Config::engine_output`](crate::arbiter::Config::engine_output)).
+    EngineOutput {
+        /// The game's number.
+        id: usize,
+        /// The side whose engine sent it.
+        side: Color,
+        /// The line.
+        line: String,
     },
     /// A game ended and was written to the output files.
     GameFinished {

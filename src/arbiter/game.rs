@@ -210,14 +210,15 @@ fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> St
 }
 
 /// Plays one game, Black in `seats[0]` and White in `seats[1]`, showing `on_move` each engine
-/// move as it is played. `None` if `stop` was set first.
+/// move as it is played, with how long it took and the clocks after it. `None` if `stop` was
+/// set first.
 pub fn play(
     id: usize,
     seats: [&mut Seat; 2],
     opening: &Opening,
     game_rules: &GameRules,
     stop: &AtomicBool,
-    on_move: &mut dyn FnMut(Move, Duration),
+    on_move: &mut dyn FnMut(Move, Duration, &Clocks),
 ) -> Option<GameRecord> {
     let deadlines = &game_rules.deadlines;
     let rules = game_rules.rules;
@@ -273,7 +274,7 @@ pub fn play(
                 times.push(took.as_millis() as u64);
                 position.play_unchecked(mv);
                 moves.push(mv.to_string());
-                on_move(mv, took);
+                on_move(mv, took, &clocks);
             }
             Asked::Lost(termination, took) => {
                 times.extend(took.map(|t| t.as_millis() as u64));

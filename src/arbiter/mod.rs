@@ -17,7 +17,8 @@ pub mod record;
 pub mod results;
 pub mod schedule;
 pub mod spec;
-pub mod standings;
+pub(crate) mod standings;
+pub use standings::Standings;
 pub mod stats;
 pub mod time_control;
 pub mod tournament;
@@ -25,6 +26,7 @@ pub mod watchdog;
 
 use crate::rules::RulesError;
 use crate::rules::moves::Move;
+use crate::rules::square::Color;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use events::{Event, GameStart, Notice, Progress, Reporter};
 use game::{GameRules, Seat};
@@ -35,12 +37,12 @@ use record::GameRecord;
 use results::read_results;
 use schedule::{Format, Job, Schedule};
 use spec::EngineSpec;
-use standings::Standings;
 use stats::{Sprt, Verdict};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use time_control::TimeControl;
 use tournament::{Shard, TournamentId};
 
 /// Everything a tournament needs.
@@ -72,6 +74,11 @@ pub struct Config {
     pub shard: Option<Shard>,
     /// Where every line to and from every engine is logged.
     pub log: Log,
+    /// How long each worker waits between two of its games (cutechess-cli's `-wait`), so that
+    /// a viewer sees how a game ended.
+    pub wait: Duration,
+    /// Report every line engines send while they search as [`Event::EngineOutput`].
+    pub engine_output: bool,
 }
 
 /// How a tournament ended.
@@ -149,7 +156,7 @@ fn resume(
         reporter.report(Event::Notice(Notice::Repaired(repaired)));
     }
     let records = read_results(results)
-        .map_err(|e| RunError::Setup(format!("--results {e}")))?
+        .map_err(|e| RunError::Setup(format!("results file {e}")))?
         .records;
     for record in &records {
         let valid = record.id >= 1 && record.id <= schedule.total();
@@ -161,7 +168,7 @@ fn resume(
         let same_tournament = record.tournament.as_ref().is_none_or(|id| id == identity);
         if expected != Some((&record.black, &record.white)) || !same_tournament || done[record.id] {
             return Err(RunError::Setup(format!(
-                "--resume: game {} in {} does not belong to this tournament (the same engines, names, options, --games, --seed, openings, rules and time control are needed)",
+                "resuming: game {} in {} does not belong to this tournament (the same engines, names, options, number of games, seed, openings, rules and time control are needed)",
                 record.id,
                 results.display()
             )));
@@ -171,7 +178,7 @@ fn resume(
                 shard.map_or("no shard".to_string(), |s| format!("shard {s}"))
             };
             return Err(RunError::Setup(format!(
-                "--resume: game {} in {} was played by {}, and this run is {}",
+                "resuming: game {} in {} was played by {}, and this run is {}",
                 record.id,
                 results.display(),
                 name(record.shard),
@@ -201,7 +208,13 @@ fn sprt_verdict(sprt: Option<&Sprt>, standings: &Standings) -> Verdict {
 /// What a worker tells the tournament's thread.
 enum FromWorker {
     Started(GameStart),
-    Moved(usize, Move, Duration),
+    Moved {
+        id: usize,
+        mv: Move,
+        took: Duration,
+        clocks: Option<[Duration; 2]>,
+    },
+    Output(usize, Color, String),
     /// A finished game, or `None` for one abandoned when the run stopped.
     Finished(Option<Box<GameRecord>>),
 }
@@ -257,6 +270,8 @@ fn check_setup(config: &Config, pairs: usize) -> Result<(), RunError> {
 ///     sprt: None,
 ///     shard: None,
 ///     log: Default::default(),
+///     wait: Duration::ZERO,
+///     engine_output: false,
 /// };
 /// let summary = run(config, &Cancel::new(), &mut |event| {
 ///     if let Event::GameFinished { record, .. } = event {
@@ -303,7 +318,7 @@ pub fn run(
         && std::fs::metadata(results).is_ok_and(|m| m.len() > 0)
     {
         return Err(RunError::Setup(format!(
-            "{} already holds results: pass --resume to continue, or another file",
+            "results file {} already holds games: resume the tournament to continue it, or give another file",
             results.display()
         )));
     }
@@ -416,8 +431,22 @@ fn play_remaining(
                     reporter.report(Event::GameStarted(start));
                     continue;
                 }
-                FromWorker::Moved(id, mv, took) => {
-                    reporter.report(Event::Moved { id, mv, took });
+                FromWorker::Moved {
+                    id,
+                    mv,
+                    took,
+                    clocks,
+                } => {
+                    reporter.report(Event::Moved {
+                        id,
+                        mv,
+                        took,
+                        clocks,
+                    });
+                    continue;
+                }
+                FromWorker::Output(id, side, line) => {
+                    reporter.report(Event::EngineOutput { id, side, line });
                     continue;
                 }
                 FromWorker::Finished(None) => {
@@ -480,7 +509,11 @@ fn worker(
 ) {
     let rules = config.game_rules.rules;
     let mut seats: HashMap<usize, Seat> = HashMap::new();
+    let mut first = true;
     while let Ok(job) = jobs.recv() {
+        if !std::mem::take(&mut first) {
+            pause(config.wait, [stop, no_more], cancel);
+        }
         // Ctrl-C is seen here at once (`stop` follows within 50 ms): a game begun meanwhile
         // would end at once and be counted as abandoned.
         let stopping = stop.load(Ordering::SeqCst) || cancel.is_cancelled();
@@ -507,14 +540,31 @@ fn worker(
             id: job.id,
             players,
         }));
+        if config.engine_output {
+            for (seat, side) in [
+                (&mut black_seat, Color::Black),
+                (&mut white_seat, Color::White),
+            ] {
+                let (to_tournament, id) = (to_tournament.clone(), job.id);
+                seat.listen(Box::new(move |line| {
+                    let _ = to_tournament.send(FromWorker::Output(id, side, line.to_string()));
+                }));
+            }
+        }
+        let clocked = matches!(config.game_rules.time_control, TimeControl::Clock { .. });
         let record = game::play(
             job.id,
             [&mut black_seat, &mut white_seat],
             &opening,
             &config.game_rules,
             stop,
-            &mut |mv, took| {
-                let _ = to_tournament.send(FromWorker::Moved(job.id, mv, took));
+            &mut |mv, took, clocks| {
+                let _ = to_tournament.send(FromWorker::Moved {
+                    id: job.id,
+                    mv,
+                    took,
+                    clocks: clocked.then_some(clocks.left),
+                });
             },
         );
         seats.insert(black, black_seat);
@@ -528,5 +578,17 @@ fn worker(
     }
     for seat in seats.values_mut() {
         seat.shut_down();
+    }
+}
+
+/// Waits `wait` between two games of a worker, ending early when the tournament stops.
+fn pause(wait: Duration, [stop, no_more]: [&AtomicBool; 2], cancel: &Cancel) {
+    let until = std::time::Instant::now() + wait;
+    while std::time::Instant::now() < until
+        && !stop.load(Ordering::SeqCst)
+        && !no_more.load(Ordering::SeqCst)
+        && !cancel.is_cancelled()
+    {
+        std::thread::sleep(Duration::from_millis(20).min(wait));
     }
 }

@@ -270,7 +270,7 @@ pub fn read(text: &str) -> Result<ReadGame, String> {
 /// PGN keeps exactly one game per record, in its order, the missing ones appended. Returns
 /// what was done, when anything was.
 pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, String> {
-    let named = |e: std::io::Error| format!("--pgn {}: {e}", path.display());
+    let named = |e: std::io::Error| format!("PGN file {}: {e}", path.display());
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -336,7 +336,7 @@ pub fn reconcile(path: &Path, records: &[GameRecord]) -> Result<Option<String>, 
         ));
     }
     Ok(Some(format!(
-        "--pgn {}: {}",
+        "PGN file {}: {}",
         path.display(),
         done.join("; ")
     )))

@@ -293,7 +293,7 @@ pub fn play(
     check_outputs(settings.results.as_deref(), settings.pgn.as_deref())?;
     let id = match &settings.results {
         Some(path) => {
-            let held = read_results(path).map_err(|e| format!("--results {e}"))?;
+            let held = read_results(path).map_err(|e| format!("results file {e}"))?;
             held.records.len() + 1
         }
         None => 1,

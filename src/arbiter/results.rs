@@ -45,7 +45,7 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
 /// line is cut off, and a complete last line that lacks its line end gets one. Returns a
 /// warning when something was repaired.
 pub fn repair(path: &Path) -> Result<Option<String>, String> {
-    let named = |e: std::io::Error| format!("--results {}: {e}", path.display());
+    let named = |e: std::io::Error| format!("results file {}: {e}", path.display());
     let text = match std::fs::read(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -65,7 +65,7 @@ pub fn repair(path: &Path) -> Result<Option<String>, String> {
         "its torn last line (a game being written when the run stopped) was removed; that game is played again"
     };
     file.sync_data().map_err(named)?;
-    Ok(Some(format!("--results {}: {warning}", path.display())))
+    Ok(Some(format!("results file {}: {warning}", path.display())))
 }
 
 /// Appends `text` to the file at `path`, if any, and syncs it to disk.
@@ -98,11 +98,11 @@ pub fn write_game(
 
 /// Finds out before any game whether games can be written to the results file and the PGN
 /// file that are given: each is opened for appending (created, empty, if need be). A folder
-/// or a file that cannot be opened is refused with its flag and cause, and the files this call
+/// or a file that cannot be opened is refused with what it is for and the cause, and the files this call
 /// created are then removed again, so that a retry finds things as they were.
 pub fn check_outputs(results: Option<&Path>, pgn_file: Option<&Path>) -> Result<(), String> {
     let mut created = Vec::new();
-    let outputs = [("--results", results), ("--pgn", pgn_file)];
+    let outputs = [("results file", results), ("PGN file", pgn_file)];
     let checked = outputs.into_iter().try_for_each(|(flag, path)| {
         let Some(path) = path else { return Ok(()) };
         if path.is_dir() {

@@ -111,7 +111,7 @@ pub fn check_names(engines: &[EngineSpec]) -> Result<(), String> {
         .find(|spec| spec.launch.name.trim().is_empty())
     {
         Some(spec) => Err(format!(
-            "--engine cmd={}: name= is empty; give the engine a name, or leave name= out to use the program's",
+            "engine {}: its name is empty; give it a name (name=), or none to use the program's",
             spec.launch.command
         )),
         None => Ok(()),
@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn an_empty_name_is_refused() {
         let error = check_names(&named(&["a", " "])).unwrap_err();
-        assert!(error.contains("name= is empty"), "{error}");
+        assert!(error.contains("its name is empty"), "{error}");
         assert!(check_names(&named(&["a", "b"])).is_ok());
     }
 }

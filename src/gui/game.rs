@@ -198,13 +198,36 @@ pub fn capitalised(color: Color) -> &'static str {
     }
 }
 
+/// Why a game on the page ended: as a refereed game ends, or by a person's choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// By the rules or the arbiter's judgement: no move, or a forfeit.
+    Refereed(Termination),
+    /// The person resigned.
+    Resigned,
+    /// The person stopped the game: no result.
+    Abandoned,
+}
+
+impl std::fmt::Display for EndReason {
+    /// The PGN `Termination` word: the refereed ones' (`normal`, `crash`, ...), `resign` or
+    /// `abandoned`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EndReason::Refereed(termination) => write!(f, "{termination}"),
+            EndReason::Resigned => f.write_str("resign"),
+            EndReason::Abandoned => f.write_str("abandoned"),
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ended {
     /// The winner; `None` when the person stopped the game.
     pub winner: Option<Color>,
-    /// The PGN termination: `normal`, `crash`, ... or `abandoned`.
-    pub termination: String,
+    /// Why.
+    pub termination: EndReason,
     /// The game-over message.
     pub text: String,
 }
@@ -214,7 +237,7 @@ impl Ended {
     pub fn no_move(winner: Color) -> Ended {
         Ended {
             winner: Some(winner),
-            termination: Termination::Normal.to_string(),
+            termination: EndReason::Refereed(Termination::Normal),
             text: format!(
                 "{} wins: {} has no move.",
                 capitalised(winner),
@@ -241,7 +264,7 @@ impl Ended {
         let detail = detail.map_or(String::new(), |why| format!(" ({why})"));
         Ended {
             winner: Some(loser.opponent()),
-            termination: termination.to_string(),
+            termination: EndReason::Refereed(termination.clone()),
             text: format!(
                 "{} wins: {name}, playing {loser}, {how}{detail}.",
                 capitalised(loser.opponent())
@@ -253,7 +276,7 @@ impl Ended {
     pub fn resigned(loser: Color) -> Ended {
         Ended {
             winner: Some(loser.opponent()),
-            termination: "resign".to_string(),
+            termination: EndReason::Resigned,
             text: format!(
                 "{} wins: {} resigned.",
                 capitalised(loser.opponent()),
@@ -266,7 +289,7 @@ impl Ended {
     pub fn stopped() -> Ended {
         Ended {
             winner: None,
-            termination: "abandoned".to_string(),
+            termination: EndReason::Abandoned,
             text: "Game stopped: no result.".to_string(),
         }
     }
@@ -600,7 +623,10 @@ mod tests {
         std::thread::sleep(Duration::from_millis(40));
         assert!(game.flag_fell());
         let ended = game.ended.unwrap();
-        assert_eq!(ended.termination, "time forfeit");
+        assert_eq!(
+            ended.termination,
+            EndReason::Refereed(Termination::TimeForfeit)
+        );
         assert_eq!(ended.winner, Some(Color::White));
     }
 }

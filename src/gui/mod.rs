@@ -6,15 +6,15 @@
 //! requests and streams its state to the page; [`view`] and [`info`] say what the page is
 //! sent. The page only draws and sends intents, and steps through the game on its own.
 
-pub mod analysis;
-pub mod api;
-pub mod exact;
+pub(crate) mod analysis;
+pub(crate) mod api;
+pub(crate) mod exact;
 pub mod game;
-pub mod info;
-pub mod series;
-pub mod session;
-pub mod tree;
-pub mod view;
+pub(crate) mod info;
+pub(crate) mod series;
+pub(crate) mod session;
+pub(crate) mod tree;
+pub(crate) mod view;
 
 use crate::arbiter::game::Deadlines;
 use crate::arbiter::log::Log;

@@ -1,9 +1,21 @@
-//! A match of several games between two players, as in cutechess: colours alternate from game
-//! to game, the score runs, and the next game starts by itself a moment after one ends.
+//! A match of several games between two engines, as in cutechess: the arbiter's own tournament
+//! runner ([`arbiter::run`]) plays it on a thread of its own, with colours swapped from game
+//! to game, and the session shows each game as its events arrive.
 
-use crate::gui::game::NewGame;
+use crate::arbiter::events::{Event, GameStart};
+use crate::arbiter::game::{Deadlines, GameRules};
+use crate::arbiter::log::Log;
+use crate::arbiter::openings::OpeningSource;
+use crate::arbiter::pgn;
+use crate::arbiter::process::Cancel;
+use crate::arbiter::record::{GameRecord, Termination};
+use crate::arbiter::schedule::Format;
+use crate::arbiter::spec::{self, EngineSpec};
+use crate::arbiter::{self, Config, RunError, Summary};
+use crate::gui::game::{Ended, Game, NewGame, Player};
 use crate::rules::square::Color;
 use serde::Serialize;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The pause between two games of a match, to see how one ended.
@@ -12,21 +24,42 @@ pub const BETWEEN_GAMES: Duration = Duration::from_secs(2);
 /// The most games one match may have.
 pub const MAX_GAMES: u32 = 1000;
 
-/// A match in progress.
-#[derive(Clone, Debug)]
+/// The event of the PGN of a match's games.
+const EVENT: &str = "konane-arbiter gui match";
+
+/// What a match's thread tells the session.
+pub enum Report {
+    /// Something happened in the match.
+    Event(Event),
+    /// The match is over: how, or why it could not go on.
+    Done(Result<Summary, RunError>),
+}
+
+/// A match in progress (or just over).
 pub struct Series {
-    /// Games in the match.
-    pub total: u32,
-    /// Games finished.
-    pub played: u32,
-    /// The two players: Black of the first game, then White of it.
-    pub names: [String; 2],
+    /// Tells this match's reports from those of a match stopped before it.
+    pub token: u64,
+    /// Games in the match (whole colour-swapped pairs).
+    total: u32,
+    /// The two engines, as the match names them (a repeated name gets a number): Black of
+    /// the first game, then White of it.
+    names: [String; 2],
     /// Points of each (one a win).
-    pub score: [u32; 2],
-    /// The game number counted last, so that no game counts twice.
-    counted: u64,
-    /// The next game's request, and when it starts.
-    next: Option<(NewGame, Instant)>,
+    score: [u32; 2],
+    /// The first game's request, from which every game's is made.
+    first: NewGame,
+    /// The number, in the match, of the game on screen.
+    shown: usize,
+    /// The finished games, in the order they ended.
+    records: Vec<GameRecord>,
+    /// When the next game starts, between games.
+    next_at: Option<Instant>,
+    /// When the side to move began thinking.
+    pub since: Instant,
+    /// False once the match's thread has ended.
+    pub running: bool,
+    cancel: Cancel,
+    thread: Option<JoinHandle<()>>,
 }
 
 /// The match as the page is told of it.
@@ -41,98 +74,179 @@ pub struct SeriesView {
 }
 
 impl Series {
-    /// A match of `total` games whose first game is `first`.
-    pub fn new(total: u32, first: &NewGame, number: u64) -> Series {
-        Series {
-            total,
-            played: 0,
-            names: [first.black.clone(), first.white.clone()],
-            score: [0, 0],
-            counted: number - 1,
-            next: None,
+    /// Starts a match of `games` games (rounded up to whole pairs) between the two engines of
+    /// `first`, the game on screen, which becomes the match's first game. `engines` are the
+    /// configured engines; `send` takes each report, tagged with `token`, on the match's thread.
+    pub fn start(
+        token: u64,
+        games: u32,
+        first: &mut Game,
+        engines: &[EngineSpec],
+        deadlines: Deadlines,
+        log: Log,
+        send: impl Fn(u64, Report) + Send + 'static,
+    ) -> Result<Series, String> {
+        let mut specs = Vec::new();
+        for (side, player) in first.players.iter().enumerate() {
+            let Player::Engine { index, .. } = player else {
+                let side = Color::ALL[side].name();
+                return Err(format!(
+                    "games: a match is between two engines, and a person plays {side}"
+                ));
+            };
+            let mut spec = engines[*index].with_options(&first.setup.options[side]);
+            spec.launch.name = player.name();
+            specs.push(spec);
         }
+        spec::make_names_unique(&mut specs);
+        let names = [specs[0].launch.name.clone(), specs[1].launch.name.clone()];
+        for (player, name) in first.players.iter_mut().zip(&names) {
+            if let Player::Engine { name: shown, .. } = player {
+                shown.clone_from(name);
+            }
+        }
+        let openings = match &first.opening.fen {
+            Some(_) => OpeningSource::List(vec![first.opening.clone()]),
+            None => OpeningSource::Start,
+        };
+        let config = Config {
+            engines: specs,
+            format: Format::RoundRobin,
+            games: games as usize,
+            concurrency: 1,
+            seed: 1,
+            game_rules: GameRules {
+                rules: first.rules,
+                time_control: first.time_control,
+                deadlines: Deadlines {
+                    stall: first.stall,
+                    ..deadlines
+                },
+            },
+            openings,
+            pgn: None,
+            results: None,
+            resume: false,
+            sprt: None,
+            shard: None,
+            log,
+            wait: BETWEEN_GAMES,
+            engine_output: true,
+        };
+        let cancel = Cancel::new();
+        let stop = cancel.clone();
+        let thread = std::thread::spawn(move || {
+            let done = arbiter::run(config, &stop, &mut |event| {
+                send(token, Report::Event(event))
+            });
+            send(token, Report::Done(done));
+        });
+        Ok(Series {
+            token,
+            total: games.div_ceil(2) * 2,
+            names,
+            score: [0, 0],
+            first: first.setup.clone(),
+            shown: 1,
+            records: Vec::new(),
+            next_at: None,
+            since: Instant::now(),
+            running: true,
+            cancel,
+            thread: Some(thread),
+        })
     }
 
-    /// Counts game `number`, played as `setup`, won by `winner` (no one when stopped), and
-    /// schedules the next game with the colours swapped if the match goes on; false when that
-    /// game was counted already.
-    pub fn finished(&mut self, number: u64, setup: &NewGame, winner: Option<Color>) -> bool {
-        if number <= self.counted {
-            return false;
+    /// The request of the game `start` begins, when it is not the one on screen: the first
+    /// game's, with the colours `start` gives. The game's players are then to be named
+    /// [`Series::name_players`].
+    pub fn next_game(&mut self, start: &GameStart) -> Option<NewGame> {
+        if start.id == self.shown {
+            return None;
         }
-        self.counted = number;
-        if let Some(color) = winner {
-            // Game k (from 0) has the first game's colours when k is even, swapped when odd.
-            let swapped = self.played % 2 == 1;
-            self.score[color.index() ^ usize::from(swapped)] += 1;
-        }
-        self.played += 1;
-        if self.played < self.total {
-            let mut next = setup.clone();
+        self.shown = start.id;
+        self.next_at = None;
+        self.since = Instant::now();
+        let mut next = self.first.clone();
+        if start.players[0] != self.names[0] {
             std::mem::swap(&mut next.black, &mut next.white);
             next.options.swap(0, 1);
-            self.next = Some((next, Instant::now() + BETWEEN_GAMES));
         }
-        true
+        Some(next)
     }
 
-    /// The next game's request once its time has come.
-    pub fn due(&mut self) -> Option<NewGame> {
-        match &self.next {
-            Some((_, at)) if Instant::now() >= *at => self.next.take().map(|(next, _)| next),
-            _ => None,
+    /// Names `game`'s engines as the match does (`k` and `k-2` for two of one engine).
+    pub fn name_players(&self, game: &mut Game, start: &GameStart) {
+        for (player, name) in game.players.iter_mut().zip(&start.players) {
+            if let Player::Engine { name: shown, .. } = player {
+                shown.clone_from(name);
+            }
         }
+    }
+
+    /// True when game `id` of the match is the one on screen.
+    pub fn shows(&self, id: usize) -> bool {
+        self.shown == id
+    }
+
+    /// Counts a finished game and says how it ended.
+    pub fn finished(&mut self, record: GameRecord) -> Ended {
+        let winner = record.winner_name().to_string();
+        if let Some(engine) = self.names.iter().position(|name| *name == winner) {
+            self.score[engine] += 1;
+        }
+        let ended = ended_of(&record);
+        self.records.push(record);
+        self.next_at =
+            (self.records.len() < self.total as usize).then(|| Instant::now() + BETWEEN_GAMES);
+        ended
+    }
+
+    /// The match's thread ended.
+    pub fn over(&mut self) {
+        self.running = false;
+        self.next_at = None;
+    }
+
+    /// Stops the match (its engines are killed) and hands back its thread, to be joined.
+    pub fn stop(mut self) -> Option<JoinHandle<()>> {
+        self.cancel.cancel();
+        self.thread.take()
+    }
+
+    /// Every finished game of the match as PGN, in the order they ended.
+    pub fn pgn(&self) -> String {
+        self.records
+            .iter()
+            .map(|record| pgn::pgn(record, record.id, EVENT))
+            .collect()
     }
 
     /// What the page is told.
     pub fn view(&self) -> SeriesView {
         SeriesView {
             games: self.total,
-            played: self.played,
+            played: self.records.len() as u32,
             names: self.names.clone(),
             score: self.score,
             next_in_ms: self
-                .next
-                .as_ref()
-                .map(|(_, at)| at.saturating_duration_since(Instant::now()).as_millis() as u64),
+                .next_at
+                .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64),
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gui::game::TimeSetting;
-
-    #[test]
-    fn colours_alternate_and_each_win_goes_to_its_player() {
-        let first = NewGame {
-            width: 6,
-            height: 6,
-            opening: "traditional".into(),
-            capture: "straight".into(),
-            black: "a".into(),
-            white: "b".into(),
-            time: TimeSetting::Depth { depth: 1 },
-            fen: None,
-            stall_s: None,
-            options: Default::default(),
-            games: None,
-        };
-        let mut series = Series::new(3, &first, 1);
-        assert!(series.finished(1, &first, Some(Color::White)));
-        assert_eq!(series.score, [0, 1], "b won as White");
-        assert!(!series.finished(1, &first, Some(Color::White)));
-        assert_eq!(series.played, 1, "a game counts once");
-        assert!(series.next.is_some(), "the next game is due");
-        assert!(series.due().is_none(), "the next game waits a moment");
-        let second = series.next.take().unwrap().0;
-        assert_eq!((second.black.as_str(), second.white.as_str()), ("b", "a"));
-        series.finished(2, &second, Some(Color::White));
-        assert_eq!(series.score, [1, 1], "a won as White in game 2");
-        let third = series.next.take().unwrap().0;
-        series.finished(3, &third, Some(Color::Black));
-        assert_eq!(series.score, [2, 1]);
-        assert!(series.next.is_none(), "the match is over");
+/// How the game `record` keeps ended, as the page says it.
+fn ended_of(record: &GameRecord) -> Ended {
+    let loser = record.winner.opponent();
+    match &record.termination {
+        Termination::Normal => Ended::no_move(record.winner),
+        other => {
+            let name = match loser {
+                Color::Black => &record.black,
+                Color::White => &record.white,
+            };
+            Ended::forfeit(loser, name, other, record.detail.clone())
+        }
     }
 }

@@ -3,16 +3,17 @@
 //! the analysis engine, and publishes the state after every change. Requests from the web
 //! server arrive as messages; nothing else touches the game.
 
+use crate::arbiter::events::Event;
 use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat};
 use crate::arbiter::log::Log;
 use crate::arbiter::record::Termination;
 use crate::arbiter::spec::EngineSpec;
 use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
 use crate::gui::game::{
-    Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
+    EndReason, Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
 };
 use crate::gui::info::Live;
-use crate::gui::series::{MAX_GAMES, Series};
+use crate::gui::series::{MAX_GAMES, Report, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
 use crate::protocol::options::EngineOption;
@@ -115,6 +116,11 @@ enum Message {
         token: u64,
         seat: Box<Seat>,
         error: Option<String>,
+    },
+    /// What the thread of the match with `token` reports.
+    Match {
+        token: u64,
+        report: Report,
     },
     Shutdown,
 }
@@ -291,6 +297,8 @@ struct Core {
     hurry: Arc<AtomicBool>,
     /// The match the game belongs to, if any.
     series: Option<Series>,
+    /// The threads of stopped matches, joined when the session ends.
+    retired: Vec<JoinHandle<()>>,
     /// The number of the last state published.
     version: u64,
 }
@@ -333,6 +341,7 @@ impl Core {
             held: false,
             hurry: Arc::new(AtomicBool::new(false)),
             series: None,
+            retired: Vec::new(),
             version: 0,
         };
         core.seats = core.engine_seats();
@@ -355,7 +364,7 @@ impl Core {
             match message {
                 Some(Message::Shutdown) => break,
                 Some(Message::Pgn(reply)) => {
-                    let _ = reply.send(view::game_pgn(&self.game));
+                    let _ = reply.send(self.pgn());
                 }
                 Some(Message::Position(node, reply)) => {
                     let _ = reply.send(view::position(&self.game, node));
@@ -392,6 +401,9 @@ impl Core {
                     changed = self.analysed(token, seat, error);
                 }
                 Some(Message::Viewer(joined)) => changed = self.viewer(joined),
+                Some(Message::Match { token, report }) => {
+                    changed = self.match_report(token, report);
+                }
                 None => {}
             }
             // The clocks and the pages are looked at after every message: a stream of
@@ -415,6 +427,7 @@ impl Core {
     /// and kills every engine process.
     fn finish(mut self, inbox: &Receiver<Message>) {
         self.stop_thinking();
+        self.retire_series();
         if let Some(analyst) = self.analyst.take() {
             analyst.retire();
         }
@@ -432,8 +445,29 @@ impl Core {
                 Err(_) => break,
             }
         }
-        // Dropping the seats kills the engines' process groups.
+        // Dropping the seats kills the engines' process groups; a stopped match's thread
+        // kills its own once it sees the cancellation.
         self.seats = [None, None];
+        for thread in self.retired.drain(..) {
+            let _ = thread.join();
+        }
+    }
+
+    /// The game as PGN; in a match, every finished game of it, then the one in progress.
+    fn pgn(&self) -> String {
+        let finished = self.series.as_ref().map_or(String::new(), Series::pgn);
+        // A finished game of the match is among its records already.
+        if self.game.ended.is_some() && !finished.is_empty() {
+            return finished;
+        }
+        finished + &view::game_pgn(&self.game)
+    }
+
+    /// Stops the match, if one runs: its thread is joined when the session ends.
+    fn retire_series(&mut self) {
+        if let Some(thread) = self.series.take().and_then(Series::stop) {
+            self.retired.push(thread);
+        }
     }
 
     fn handle(&mut self, request: Request) -> Result<(), String> {
@@ -462,11 +496,14 @@ impl Core {
                 self.game.charge_person(false);
                 self.game.ended.get_or_insert_with(Ended::stopped);
                 // Stopping a game of a match ends the match.
-                self.series = None;
+                self.retire_series();
                 Ok(())
             }
             Request::Resign => self.resign(),
             Request::Takeback => self.takeback(),
+            Request::Hold(_) if self.series.as_ref().is_some_and(|s| s.running) => Err(
+                "pause: the games of a match are not paused; stop the match to end it".to_string(),
+            ),
             Request::Hold(hold) => {
                 if self.game.ended.is_some() && hold {
                     return Err("pause: the game is over".to_string());
@@ -477,6 +514,9 @@ impl Core {
                 }
                 self.held = hold;
                 Ok(())
+            }
+            Request::MoveNow if self.series.as_ref().is_some_and(|s| s.running) => {
+                Err("move now: the engines of a match keep to its time control".to_string())
             }
             Request::MoveNow => match &self.thinking {
                 Some(_) => {
@@ -506,7 +546,7 @@ impl Core {
             .game
             .ended
             .as_ref()
-            .filter(|e| e.termination != "normal")
+            .filter(|e| e.termination != EndReason::Refereed(Termination::Normal))
         {
             return Err(format!("takeback: the game is over: {}", ended.text));
         }
@@ -537,19 +577,123 @@ impl Core {
                 "games: a match has 1 to {MAX_GAMES} games, not {games}"
             ));
         }
-        let game = Game::new(
+        let mut game = Game::new(
             self.game.number + 1,
             new,
             &self.roster,
             self.deadlines.stall,
         )?;
+        let series = if games > 1 {
+            self.next_token += 1;
+            let messages = self.messages.clone();
+            let send = move |token, report| {
+                let _ = messages.send(Message::Match { token, report });
+            };
+            let (deadlines, log) = (self.deadlines, self.log.clone());
+            let engines = &self.engines;
+            Some(Series::start(
+                self.next_token,
+                games,
+                &mut game,
+                engines,
+                deadlines,
+                log,
+                send,
+            )?)
+        } else {
+            None
+        };
         self.replace_game(game);
-        self.series = (games > 1).then(|| Series::new(games, new, self.game.number));
+        if series.is_some() {
+            // The match's engines are the arbiter's, not the session's seats.
+            self.seats = [None, None];
+            self.series = series;
+            self.show_match_turn();
+        }
         Ok(())
     }
 
-    /// Ends the game in progress (its searches and the analysis stop) and starts `game`.
+    /// What the thread of match `token` reports; true when the state changed.
+    fn match_report(&mut self, token: u64, report: Report) -> bool {
+        let Some(mut series) = self.series.take() else {
+            return false;
+        };
+        if series.token != token {
+            self.series = Some(series);
+            return false;
+        }
+        let changed = match report {
+            Report::Event(Event::GameStarted(start)) => {
+                if let Some(next) = series.next_game(&start) {
+                    let number = self.game.number + 1;
+                    match Game::new(number, &next, &self.roster, self.deadlines.stall) {
+                        Ok(mut game) => {
+                            series.name_players(&mut game, &start);
+                            self.replace_game(game);
+                            self.seats = [None, None];
+                        }
+                        Err(why) => self.notice = Some(format!("The match's game: {why}")),
+                    }
+                }
+                true
+            }
+            Report::Event(Event::Moved { id, mv, clocks, .. }) if series.shows(id) => {
+                series.since = Instant::now();
+                let mut after = *self.game.current();
+                if self.game.ended.is_none() && after.play(mv).is_ok() {
+                    self.game.play(mv, after);
+                }
+                if let Some(left) = clocks {
+                    self.game.clocks.left = left;
+                }
+                self.end_live(format!("played {mv}"));
+                true
+            }
+            Report::Event(Event::EngineOutput { id, line, .. }) if series.shows(id) => {
+                self.show_line(&line);
+                false
+            }
+            Report::Event(Event::GameFinished { record, .. }) => {
+                let shown = series.shows(record.id);
+                let ended = series.finished(*record);
+                if shown {
+                    self.game.ended = Some(ended);
+                }
+                true
+            }
+            Report::Event(_) => false,
+            Report::Done(done) => {
+                series.over();
+                if let Err(why) = done {
+                    self.notice = Some(format!("The match stopped: {why}"));
+                    self.game.ended.get_or_insert_with(Ended::stopped);
+                }
+                true
+            }
+        };
+        self.series = Some(series);
+        if changed {
+            self.show_match_turn();
+        }
+        changed
+    }
+
+    /// Shows the live figures of the match's engine to move, while its game goes on.
+    fn show_match_turn(&mut self) {
+        let shown = !self.live_who.0.is_empty() && self.live_who.2 == self.game.end();
+        if self.game.ended.is_some() || shown {
+            return;
+        }
+        let side = self.game.current().side_to_move();
+        let name = self.game.players[side.index()].name();
+        let who = format!("{name} ({})", capitalised(side));
+        self.show_live(who, side, self.game.end());
+    }
+
+    /// Ends the game in progress (its searches, the analysis and any match stop) and starts
+    /// `game`.
     fn replace_game(&mut self, game: Game) {
+        self.retire_series();
         self.stop_thinking();
         if let Some(analyst) = self.analyst.take() {
             analyst.retire();
@@ -715,6 +859,10 @@ impl Core {
     }
 
     fn step_game(&mut self) {
+        if self.series.as_ref().is_some_and(|s| s.running) {
+            // The match's thread plays its games.
+            return;
+        }
         if self.game.ended.is_some() {
             // A finished game's engines quit (an engine still stopping quits when it is back).
             for slot in self.seats.iter_mut().flatten() {
@@ -905,7 +1053,14 @@ impl Core {
             .as_ref()
             .and_then(|a| a.worker.as_ref())
             .is_some_and(|w| w.token == token);
-        if (thinking || analysing) && self.live.update(line) {
+        if thinking || analysing {
+            self.show_line(line);
+        }
+    }
+
+    /// Reads an engine line of the search shown live into its figures.
+    fn show_line(&mut self, line: &str) {
+        if self.live.update(line) {
             self.live_changed = true;
             // The game's graph keeps the newest score of each of its positions.
             if let (Node::Main(ply), Some(chance)) = (self.live_who.2, self.live.black_chance()) {
@@ -1017,9 +1172,6 @@ impl Core {
         if self.game.flag_fell() {
             return true;
         }
-        if self.next_of_series() {
-            return true;
-        }
         let Some(since) = self.empty_since else {
             return false;
         };
@@ -1032,46 +1184,20 @@ impl Core {
         true
     }
 
-    /// Counts a finished game of a match, and starts the match's next game when its time has
-    /// come; true when the state changed.
-    fn next_of_series(&mut self) -> bool {
-        let Some(series) = &mut self.series else {
-            return false;
-        };
-        if let Some(ended) = &self.game.ended
-            && series.finished(self.game.number, &self.game.setup, ended.winner)
-        {
-            return true;
-        }
-        let Some(next) = series.due() else {
-            return false;
-        };
-        let kept = self.series.take();
-        let started = Game::new(
-            self.game.number + 1,
-            &next,
-            &self.roster,
-            self.deadlines.stall,
-        );
-        match started {
-            Ok(game) => {
-                self.replace_game(game);
-                self.series = kept;
-            }
-            Err(why) => self.notice = Some(format!("The match's next game cannot start: {why}")),
-        }
-        true
-    }
-
     fn state_json(&mut self) -> Arc<str> {
         self.version += 1;
         self.scores_changed = false;
         self.published = Instant::now();
         let side = self.game.current().side_to_move();
+        let match_turn = self
+            .series
+            .as_ref()
+            .filter(|series| series.running && self.game.ended.is_none())
+            .map(|series| (side, series.since.elapsed()));
         let running = match (&self.thinking, self.game.person_since) {
             (Some((worker, since)), _) => Some((worker.side, since.elapsed())),
             (None, Some(since)) => Some((side, since.elapsed())),
-            (None, None) => None,
+            (None, None) => match_turn,
         };
         let analysis = self
             .analyst
@@ -1087,7 +1213,11 @@ impl Core {
             version: self.version,
             game: &self.game,
             engines: &self.roster,
-            thinking: self.thinking.as_ref().map(|(worker, _)| worker.side),
+            thinking: self
+                .thinking
+                .as_ref()
+                .map(|(worker, _)| worker.side)
+                .or(match_turn.map(|(side, _)| side)),
             running,
             analysis,
             series: self.series.as_ref().map(Series::view),

@@ -280,7 +280,7 @@ pub fn state(context: &Context) -> Arc<str> {
         clocks,
         result: game.ended.as_ref().map(|ended| Result {
             winner: ended.winner.map(Color::name),
-            termination: ended.termination.clone(),
+            termination: ended.termination.to_string(),
             text: ended.text.clone(),
         }),
         analysis: context.analysis.as_ref(),
@@ -328,7 +328,7 @@ pub fn game_pgn(game: &Game) -> String {
         players: [&players[0], &players[1]],
         winner: ended.and_then(|ended| ended.winner),
         termination: ended.map_or("unterminated".to_string(), |ended| {
-            ended.termination.clone()
+            ended.termination.to_string()
         }),
         rules: game.rules,
         start: &start,

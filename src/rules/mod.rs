@@ -2,15 +2,15 @@
 //! the board and the position, position strings, the rule options and symmetric images.
 //! Search, solving and I/O live elsewhere and use this module through the names below.
 
-pub mod bits;
-pub mod board;
-pub mod fen;
+pub(crate) mod bits;
+pub(crate) mod board;
+pub(crate) mod fen;
 pub mod mix;
-pub mod moves;
-pub mod position;
-pub mod square;
-pub mod symmetry;
-pub mod variant;
+pub(crate) mod moves;
+pub(crate) mod position;
+pub(crate) mod square;
+pub(crate) mod symmetry;
+pub(crate) mod variant;
 
 pub use bits::{Bits, Wide};
 pub use board::{Board, IllegalMove, Phase};

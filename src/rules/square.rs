@@ -18,6 +18,9 @@ pub enum Color {
 }
 
 impl Color {
+    /// Both colours, in the order of [`Color::index`]: Black first.
+    pub const ALL: [Color; 2] = [Color::Black, Color::White];
+
     /// The other colour.
     pub fn opponent(self) -> Color {
         match self {

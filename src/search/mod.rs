@@ -2,11 +2,11 @@
 //! transposition table, killer and history move ordering, and lazy SMP helper threads.
 
 pub mod eval;
-pub mod exact;
+pub(crate) mod exact;
 pub mod selfplay;
-pub mod skill;
-pub mod time;
-pub mod tt;
+pub(crate) mod skill;
+pub(crate) mod time;
+pub(crate) mod tt;
 pub mod tune;
 
 use crate::protocol::info::Score;

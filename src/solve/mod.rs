@@ -7,7 +7,7 @@ mod keys;
 pub mod report;
 mod search;
 pub mod split;
-pub mod table;
+pub(crate) mod table;
 
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;

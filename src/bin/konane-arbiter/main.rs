@@ -87,6 +87,9 @@ struct Cli {
     /// Play only slice K of N of the game pairs (same seed and openings as the whole run), into its own --results; `merge` joins the slices.
     #[arg(long, value_name = "K/N", requires = "results")]
     shard: Option<Shard>,
+    /// Milliseconds each worker waits between two of its games.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    wait: u64,
 }
 
 #[derive(Subcommand)]
@@ -281,6 +284,8 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), S
         sprt,
         shard: cli.shard,
         log,
+        wait: Duration::from_millis(cli.wait),
+        engine_output: false,
     };
     Ok((config, demo))
 }

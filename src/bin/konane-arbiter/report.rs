@@ -23,7 +23,10 @@ impl Reporter for Printer {
                 progress.total,
                 progress_line(&record)
             ),
-            Event::GameStarted(_) | Event::Moved { .. } | Event::SprtDecided { .. } => {}
+            Event::GameStarted(_)
+            | Event::Moved { .. }
+            | Event::EngineOutput { .. }
+            | Event::SprtDecided { .. } => {}
         }
     }
 }
