@@ -26,10 +26,14 @@ from konane._konane import (
     CheckResult,
     Engine,
     Game,
+    LegalMoves,
+    Limit,
     Move,
+    Outcome,
     PlayResult,
     Position,
     Solution,
+    __version__,
     check,
     play_match,
     serve,
@@ -44,7 +48,10 @@ __all__ = [
     "Game",
     "IllegalMoveError",
     "KonaneError",
+    "LegalMoves",
+    "Limit",
     "Move",
+    "Outcome",
     "ParseError",
     "PlayResult",
     "Position",
@@ -53,6 +60,7 @@ __all__ = [
     "play_match",
     "run_bot",
     "solve",
+    "__version__",
 ]
 
 Chooser = Union[Callable[[Position], Any], Callable[[Position, dict], Any]]
@@ -73,11 +81,20 @@ def run_bot(choose: Chooser, name: str = "Python bot", author: str = "unknown") 
         import random, konane
         konane.run_bot(lambda position: random.choice(position.legal_moves()), name="Random")
     """
-    try:
-        takes_limits = len(inspect.signature(choose).parameters) >= 2
-    except (TypeError, ValueError):
-        takes_limits = True
-    if takes_limits:
+    if _takes_limits(choose):
         serve(choose, name, author)
     else:
         serve(lambda position, _limits: choose(position), name, author)
+
+
+def _takes_limits(choose: Callable[..., Any]) -> bool:
+    """True when ``choose`` needs a second positional argument: ``def choose(position,
+    depth=2)`` is called with the position alone, its default kept."""
+    try:
+        parameters = inspect.signature(choose).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    required = [p for p in parameters if p.kind in positional and p.default is p.empty]
+    variadic = any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters)
+    return len(required) >= 2 or (variadic and len(required) < 2)

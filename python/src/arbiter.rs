@@ -2,6 +2,8 @@
 //! their results as Python objects.
 
 use crate::engine::{seconds, spec_of};
+use crate::limit::PyLimit;
+use crate::rules::PyMove;
 use crate::rules::rules_of;
 use crate::{error, interruptible};
 use konane::arbiter::check::{self as checks, CheckSettings, Outcome};
@@ -13,9 +15,7 @@ use konane::arbiter::process::Cancel;
 use konane::arbiter::record::GameRecord;
 use konane::arbiter::schedule::Format;
 use konane::arbiter::spec::EngineSpec;
-use konane::arbiter::time_control::TimeControl;
 use konane::arbiter::{self as arbiter_run, Config, RunError};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
@@ -101,7 +101,7 @@ pub struct PyGame {
     /// The position string the moves start from.
     start: String,
     /// Every move, the opening's included.
-    moves: Vec<String>,
+    moves: Vec<PyMove>,
     /// How many of `moves` came from the opening.
     opening_plies: usize,
     /// Milliseconds each engine move took.
@@ -136,7 +136,12 @@ impl From<GameRecord> for PyGame {
             black: record.black,
             white: record.white,
             start: record.start,
-            moves: record.moves,
+            moves: record
+                .moves
+                .iter()
+                .filter_map(|text| text.parse().ok())
+                .map(PyMove)
+                .collect(),
             opening_plies: record.opening_plies,
             move_times_ms: record.move_times_ms,
             detail: record.detail,
@@ -167,31 +172,30 @@ fn engine_of(py: Python<'_>, engine: &Bound<'_, PyAny>) -> PyResult<EngineSpec> 
 }
 
 /// Plays a match (two engines) or a round robin (more) with the arbiter's own tournament
-/// runner, and returns its games. Each engine is a command or a dict (see `Engine`); one time
-/// control: `movetime` (seconds), `depth`, `nodes`, or `clock` = (base, increment) seconds.
+/// runner, and returns its games. Each engine is a command or a dict (see `Engine`); `limit`
+/// (a `Limit`) is every move's, its clocks (equal) where both players start each game.
 /// `random_plies` starts each pair of games from that many random plies; `pgn` and `results`
-/// keep the games in files too. It prints nothing: `on_game`, if given, is called with each
+/// keep the games in files too, and `resume` continues the tournament `results` holds. It
+/// prints nothing: `on_game`, if given, is called with each
 /// `Game` as it ends. Raises `ParseError` for rules that cannot be played and `KonaneError`
 /// naming what is wrong with the setup or an engine.
 #[pyfunction]
-#[pyo3(signature = (engines, *, games = 2, size = "8x8", opening = "traditional", capture = "straight", movetime = None, depth = None, nodes = None, clock = None, concurrency = 1, seed = 1, random_plies = None, pgn = None, results = None, margin = 0.1, stall = 60.0, on_game = None))]
+#[pyo3(signature = (engines, limit, *, games = 2, size = "8x8", opening = "traditional", capture = "straight", concurrency = 1, seed = 1, random_plies = None, pgn = None, results = None, resume = false, margin = 0.1, stall = 60.0, on_game = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     py: Python<'_>,
     engines: Vec<Bound<'_, PyAny>>,
+    limit: PyLimit,
     games: usize,
     size: &str,
     opening: &str,
     capture: &str,
-    movetime: Option<f64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    clock: Option<(f64, f64)>,
     concurrency: usize,
     seed: u64,
     random_plies: Option<usize>,
     pgn: Option<PathBuf>,
     results: Option<PathBuf>,
+    resume: bool,
     margin: f64,
     stall: f64,
     on_game: Option<Py<PyAny>>,
@@ -208,32 +212,7 @@ pub fn play_match(
         .map(|engine| engine_of(py, engine))
         .collect::<PyResult<_>>()?;
     let rules = rules_of(py, size, opening, capture)?;
-    let given = [
-        movetime.is_some(),
-        depth.is_some(),
-        nodes.is_some(),
-        clock.is_some(),
-    ];
-    let time_control = match (movetime, depth, nodes, clock) {
-        _ if given.iter().filter(|&&g| g).count() != 1 => {
-            return Err(error(
-                py,
-                "KonaneError",
-                "give exactly one time control: movetime, depth, nodes or clock",
-            ));
-        }
-        (Some(time), ..) => TimeControl::MoveTime(seconds("movetime", time)?),
-        (_, Some(depth), ..) => TimeControl::Depth(depth),
-        (_, _, Some(nodes), _) => TimeControl::Nodes(nodes),
-        (.., Some((base, increment))) => TimeControl::Clock {
-            base: seconds("clock", base)?,
-            increment: seconds("clock increment", increment)?,
-        },
-        _ => unreachable!("one limit is given"),
-    };
-    let time_control = time_control
-        .checked()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let time_control = limit.for_match()?;
     if games == 0 || concurrency == 0 {
         return Err(error(
             py,
@@ -259,7 +238,7 @@ pub fn play_match(
         openings: random_plies.map_or(OpeningSource::Start, OpeningSource::RandomPlies),
         pgn,
         results,
-        resume: false,
+        resume,
         sprt: None,
         shard: None,
         log: Log::default(),

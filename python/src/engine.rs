@@ -1,21 +1,24 @@
 //! `Engine`: any engine that speaks protocol.md, driven through the arbiter's own seat, with
 //! its deadlines, its checks of every move and its process groups killed on drop.
 
+use crate::limit::PyLimit;
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
 use konane::arbiter::game::{Asked, Clocks, Deadlines, GameRules, Seat, ask};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::Opening;
 use konane::arbiter::preflight;
+use konane::arbiter::process::Announced;
 use konane::arbiter::record::Termination;
 use konane::arbiter::spec::EngineSpec;
-use konane::arbiter::time_control::{self, TimeControl};
+use konane::arbiter::time_control;
 use konane::protocol::info::{Info, Score};
-use konane::protocol::options::{EngineOption, check_value};
+use konane::protocol::options::check_value;
 use konane::rules::{Position, Rules};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,8 +27,15 @@ use std::time::Duration;
 #[pyclass(name = "Engine", module = "konane")]
 pub struct PyEngine {
     spec: EngineSpec,
-    announced: Vec<EngineOption>,
+    /// The name given, else the engine's `id name`, else its program's file name.
+    name: String,
+    /// What its handshake announced.
+    announced: Announced,
     deadlines: Deadlines,
+    /// Where every line to and from the engine is logged, when asked.
+    log: Log,
+    /// Set by `quit()`: the engine plays no more.
+    quit: AtomicBool,
     /// The seat and the rules it was set up for, once a position was asked about.
     seat: Mutex<Option<(Seat, Rules)>>,
 }
@@ -42,6 +52,20 @@ pub struct PyPlayResult {
     info: Py<PyList>,
 }
 
+#[pymethods]
+impl PyPlayResult {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let mv = self
+            .mv
+            .map_or("None".to_string(), |mv| format!("Move('{}')", mv.0));
+        format!(
+            "PlayResult(move={mv}, seconds={:.3}, info=[{} lines])",
+            self.seconds,
+            self.info.bind(py).len()
+        )
+    }
+}
+
 /// `value` seconds, decoded as every face decodes them: `inf` is no limit (a day), NaN and
 /// negatives raise `ValueError` naming `what`.
 pub fn seconds(what: &str, value: f64) -> PyResult<Duration> {
@@ -53,8 +77,10 @@ impl PyEngine {
     /// Starts `command` (a program, or a list of the program and its arguments), checks its
     /// handshake and `options` against what it announces, and keeps it ready. `protocol` is
     /// `uci` or `ugi`; `timeout` bounds the handshake and each `isready`; `stall` bounds the
-    /// silence of a depth- or node-limited search; `margin` is the grace beyond a time limit.
-    /// Raises `EngineError` naming the cause when the engine cannot start or refuses.
+    /// silence of a depth- or node-limited search; `margin` is the grace beyond a time limit;
+    /// `log` names a file that gets every line sent to (`<`) and received from (`>`) the
+    /// engine, and its standard error (`!`), with times. Raises `EngineError` naming the cause
+    /// when the engine cannot start or refuses.
     #[new]
     #[pyo3(signature = (command, *, options = None, protocol = "uci", name = None, timeout = 10.0, stall = 60.0, margin = 0.1, log = None))]
     #[allow(clippy::too_many_arguments)]
@@ -67,7 +93,7 @@ impl PyEngine {
         timeout: f64,
         stall: f64,
         margin: f64,
-        log: Option<&str>,
+        log: Option<std::path::PathBuf>,
     ) -> PyResult<PyEngine> {
         let spec = spec_of(py, command, options, protocol, name)?;
         let deadlines = Deadlines {
@@ -76,8 +102,8 @@ impl PyEngine {
             startup: seconds("timeout", timeout)?,
         };
         let log = match log {
-            Some(path) => Log::create(std::path::Path::new(path))
-                .map_err(|e| error(py, "KonaneError", format!("log {path}: {e}")))?,
+            Some(path) => Log::create(&path)
+                .map_err(|e| error(py, "KonaneError", format!("log {}: {e}", path.display())))?,
             None => Log::default(),
         };
         let checked = py.detach(|| {
@@ -88,26 +114,50 @@ impl PyEngine {
                 &log,
             )
         });
-        let mut announced = checked.map_err(|e| error(py, "EngineError", e))?;
+        let announced = checked
+            .map_err(|e| error(py, "EngineError", e))?
+            .pop()
+            .unwrap_or_default();
+        let name = match (name, &announced.name) {
+            (Some(given), _) => given.to_string(),
+            (None, Some(id)) => id.clone(),
+            (None, None) => spec.launch.name.clone(),
+        };
         Ok(PyEngine {
-            announced: announced.pop().unwrap_or_default(),
+            announced,
+            name,
             spec,
             deadlines,
+            log,
+            quit: AtomicBool::new(false),
             seat: Mutex::new(None),
         })
     }
 
-    /// The engine's name (its command's file name unless `name` was given).
+    /// The engine's name: the one given, else its `id name`, else its program's file name.
     #[getter]
     fn name(&self) -> String {
-        self.spec.launch.name.clone()
+        self.name.clone()
+    }
+
+    /// What the engine says of itself: {"name": ..., "author": ...} as its `id` lines gave.
+    #[getter]
+    fn id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let id = PyDict::new(py);
+        if let Some(name) = &self.announced.name {
+            id.set_item("name", name)?;
+        }
+        if let Some(author) = &self.announced.author {
+            id.set_item("author", author)?;
+        }
+        Ok(id)
     }
 
     /// The options the engine announced: {name: {"type", "default", "min", "max", "vars"}}.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let all = PyDict::new(py);
-        for option in &self.announced {
+        for option in &self.announced.options {
             let one = PyDict::new(py);
             one.set_item("type", &option.kind)?;
             one.set_item("default", &option.default)?;
@@ -123,7 +173,7 @@ impl PyEngine {
     /// them before its next move.
     fn configure(&mut self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<()> {
         for (name, value) in options_of(options)? {
-            check_value(&self.announced, &name, &value)
+            check_value(&self.announced.options, &name, &value)
                 .map_err(|why| error(py, "EngineError", why))?;
             self.spec
                 .options
@@ -134,27 +184,11 @@ impl PyEngine {
         Ok(())
     }
 
-    /// The engine's move in `position`, under one limit: `movetime` (seconds), `depth`,
-    /// `nodes`, or the clocks `black_time` and `white_time` (seconds) with `increment`. The
-    /// move is checked: an engine that crashes, stalls, runs out of time or sends an illegal
-    /// move raises `EngineError` with the cause (and is restarted for the next call).
-    #[pyo3(signature = (position, *, movetime = None, depth = None, nodes = None, black_time = None, white_time = None, increment = 0.0))]
-    #[allow(clippy::too_many_arguments)]
-    fn play(
-        &self,
-        py: Python<'_>,
-        position: PyPosition,
-        movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        black_time: Option<f64>,
-        white_time: Option<f64>,
-        increment: f64,
-    ) -> PyResult<PyPlayResult> {
-        let limit = Limit::of(
-            py, movetime, depth, nodes, black_time, white_time, increment,
-        )?;
-        let (mv, elapsed, lines) = self.ask(py, position.position, limit, None)?;
+    /// The engine's move in `position` under `limit` (a `Limit`). The move is checked: an
+    /// engine that crashes, stalls, runs out of time or sends an illegal move raises
+    /// `EngineError` with the cause (and is restarted for the next call).
+    fn play(&self, py: Python<'_>, position: PyPosition, limit: PyLimit) -> PyResult<PyPlayResult> {
+        let (mv, elapsed, lines) = self.ask(py, position.position, &limit, None)?;
         let info = PyList::empty(py);
         for line in lines.iter().filter(|line| line.starts_with("info ")) {
             info.append(info_dict(py, line)?)?;
@@ -166,23 +200,20 @@ impl PyEngine {
         })
     }
 
-    /// Analyses `position` under one limit (as `play`) and returns the engine's last report
+    /// Analyses `position` under `limit` (a `Limit`) and returns the engine's last report
     /// for each of its `multipv` best lines, best first: dicts with the keys the engine sent,
     /// among them `depth`, `seldepth`, `multipv`, `score` ({"cp": n} or {"mate": n}, from the
     /// side to move's view), `nodes`, `nps`, `time` (ms) and `pv` (a list of Moves).
-    #[pyo3(signature = (position, *, movetime = None, depth = None, nodes = None, multipv = 1))]
+    #[pyo3(signature = (position, limit, *, multipv = 1))]
     fn analyse<'py>(
         &self,
         py: Python<'py>,
         position: PyPosition,
-        movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        limit: PyLimit,
         multipv: usize,
     ) -> PyResult<Bound<'py, PyList>> {
-        let limit = Limit::of(py, movetime, depth, nodes, None, None, 0.0)?;
         let lines = if multipv > 1 { Some(multipv) } else { None };
-        let (_, _, reports) = self.ask(py, position.position, limit, lines)?;
+        let (_, _, reports) = self.ask(py, position.position, &limit, lines)?;
         let mut best: Vec<Option<Bound<'py, PyDict>>> = vec![None; multipv.max(1)];
         for line in reports.iter().filter(|line| line.contains(" pv ")) {
             let dict = info_dict(py, line)?;
@@ -198,8 +229,9 @@ impl PyEngine {
         PyList::new(py, found)
     }
 
-    /// Asks the engine to quit and makes sure it is gone.
+    /// Asks the engine to quit and makes sure it is gone; it plays no more after.
     fn quit(&self, py: Python<'_>) {
+        self.quit.store(true, Ordering::SeqCst);
         self.shut_down(py);
     }
 
@@ -223,65 +255,6 @@ impl PyEngine {
     }
 }
 
-/// One limit of a move.
-struct Limit {
-    time_control: TimeControl,
-    clocks: Option<[Duration; 2]>,
-}
-
-impl Limit {
-    fn of(
-        py: Python<'_>,
-        movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        black_time: Option<f64>,
-        white_time: Option<f64>,
-        increment: f64,
-    ) -> PyResult<Limit> {
-        let clock = black_time.is_some() || white_time.is_some();
-        let given = [movetime.is_some(), depth.is_some(), nodes.is_some(), clock];
-        if given.iter().filter(|&&g| g).count() != 1 {
-            return Err(error(
-                py,
-                "KonaneError",
-                "give exactly one limit: movetime, depth, nodes, or black_time and white_time",
-            ));
-        }
-        let (time_control, clocks) = if let Some(time) = movetime {
-            (TimeControl::MoveTime(seconds("movetime", time)?), None)
-        } else if let Some(count) = depth
-            .map(TimeControl::Depth)
-            .or(nodes.map(TimeControl::Nodes))
-        {
-            // The protocol refuses `go depth 0` and `go nodes 0`: say so here, not by a stall.
-            let checked = count
-                .checked()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            (checked, None)
-        } else {
-            let (Some(black), Some(white)) = (black_time, white_time) else {
-                return Err(error(
-                    py,
-                    "KonaneError",
-                    "a clock needs both black_time and white_time",
-                ));
-            };
-            let clocks = [seconds("black_time", black)?, seconds("white_time", white)?];
-            let increment = seconds("increment", increment)?;
-            let control = TimeControl::Clock {
-                base: clocks[0],
-                increment,
-            };
-            (control, Some(clocks))
-        };
-        Ok(Limit {
-            time_control,
-            clocks,
-        })
-    }
-}
-
 impl PyEngine {
     /// Asks for a move; returns it (None with no legal move), the time taken and every line
     /// the engine sent meanwhile. With `lines`, the engine is set to report that many.
@@ -289,9 +262,19 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         position: Position,
-        limit: Limit,
+        limit: &PyLimit,
         lines: Option<usize>,
     ) -> PyResult<(Option<konane::Move>, Duration, Vec<String>)> {
+        if self.quit.load(Ordering::SeqCst) {
+            return Err(error(
+                py,
+                "EngineError",
+                format!(
+                    "engine '{}' has quit: make a new Engine to play again",
+                    self.name
+                ),
+            ));
+        }
         if position.is_game_over() {
             return Ok((None, Duration::ZERO, Vec::new()));
         }
@@ -299,7 +282,7 @@ impl PyEngine {
         let mut spec = self.spec.clone();
         if let Some(count) = lines {
             let value = count.to_string();
-            check_value(&self.announced, "MultiPV", &value)
+            check_value(&self.announced.options, "MultiPV", &value)
                 .map_err(|why| error(py, "EngineError", why))?;
             spec.options.push(("MultiPV".to_string(), value));
         }
@@ -314,7 +297,7 @@ impl PyEngine {
             if let Some((mut old, _)) = guard.take() {
                 py.detach(|| old.shut_down());
             }
-            *guard = Some((Seat::new(&spec, rules, Log::default()), rules));
+            *guard = Some((Seat::new(&spec, rules, self.log.clone()), rules));
         }
         let (seat, _) = guard.as_mut().expect("set above");
         let heard = Arc::new(Mutex::new(Vec::new()));
@@ -383,11 +366,19 @@ impl PyEngine {
                     Termination::Stall => "stalled (no answer in time)".to_string(),
                     Termination::Normal => "lost".to_string(),
                 };
-                let cause = seat.failure().map(|f| format!(": {f}")).unwrap_or_default();
+                // An engine that says why it has no move (a bot whose function raised says
+                // `info string error: ...`) gets its words into the error.
+                let said = heard
+                    .iter()
+                    .rev()
+                    .find_map(|line| line.trim().strip_prefix("info string error:"))
+                    .map(|why| format!(" (it said: {})", why.trim()));
+                let cause = seat.failure().map(|f| format!(": {f}"));
+                let cause = cause.or(said).unwrap_or_default();
                 Err(error(
                     py,
                     "EngineError",
-                    format!("engine '{}' {what}{cause}", self.spec.launch.name),
+                    format!("engine '{}' {what}{cause}", self.name),
                 ))
             }
             Asked::Stopped => Err(error(py, "EngineError", "the move was stopped")),
@@ -430,15 +421,22 @@ pub fn spec_of(
     protocol: &str,
     name: Option<&str>,
 ) -> PyResult<EngineSpec> {
-    let words: Vec<String> = match command.extract::<String>() {
+    // A path (`pathlib.Path`, any `os.PathLike`) is as good as its text.
+    let text = |word: &Bound<'_, PyAny>| {
+        word.extract::<std::path::PathBuf>()
+            .map(|path| path.to_string_lossy().into_owned())
+    };
+    let words: Vec<String> = match text(command) {
         Ok(program) => vec![program],
-        Err(_) => command.extract::<Vec<String>>().map_err(|_| {
-            error(
-                py,
-                "KonaneError",
-                "an engine command is a string or a list of strings (the program, then its arguments)",
-            )
-        })?,
+        Err(_) => command
+            .try_iter()
+            .and_then(|items| items.map(|item| text(&item?)).collect::<PyResult<_>>())
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "an engine command is a program (a str or path) or a list of the program and its arguments, not {}",
+                    command.get_type().name().map_or("that".to_string(), |n| n.to_string())
+                ))
+            })?,
     };
     let Some((program, args)) = words.split_first() else {
         return Err(error(

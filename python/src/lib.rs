@@ -4,7 +4,10 @@
 
 mod arbiter;
 mod bot;
+mod draw;
 mod engine;
+mod legal;
+mod limit;
 mod rules;
 mod solve;
 
@@ -55,8 +58,12 @@ fn interruptible<T: Send>(
 fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<rules::PyMove>()?;
     module.add_class::<rules::PyPosition>()?;
+    module.add_class::<rules::PyOutcome>()?;
+    module.add_class::<legal::PyLegalMoves>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_class::<solve::PySolution>()?;
     module.add_function(wrap_pyfunction!(solve::solve, module)?)?;
+    module.add_class::<limit::PyLimit>()?;
     module.add_class::<engine::PyEngine>()?;
     module.add_class::<engine::PyPlayResult>()?;
     module.add_class::<arbiter::PyCheckResult>()?;

@@ -1,10 +1,13 @@
 //! `Move` and `Position`: the rules library as Python classes.
 
-use crate::error;
+use crate::draw;
+use crate::legal::PyLegalMoves;
+use crate::{error, interruptible};
 use konane::rules::{Capture, Color, Move, Opening, Phase, Position, Rules, Square, Symmetry};
-use pyo3::exceptions::PyIndexError;
+use pyo3::exceptions::{PyIndexError, PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A move in the notation of RULES.md: a removal (`d5`) or a jump (`f5d5`, `b5d5d7`).
 #[pyclass(name = "Move", module = "konane", frozen, from_py_object)]
@@ -42,6 +45,20 @@ impl PyMove {
         PyString::new(py, &self.0.to_string()).hash()
     }
 
+    /// Pickles as its text.
+    fn __getnewargs__(&self) -> (String,) {
+        (self.0.to_string(),)
+    }
+
+    /// A move never changes: its copy is itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
     /// The square the move starts from (the square emptied, for a removal).
     #[getter(from_square)]
     fn start_square(&self) -> String {
@@ -74,7 +91,7 @@ fn parse_move(py: Python<'_>, text: &str) -> PyResult<Move> {
 }
 
 /// A move given as a `Move` or as its text.
-fn move_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Move> {
+pub fn move_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Move> {
     if let Ok(mv) = value.extract::<PyMove>() {
         return Ok(mv.0);
     }
@@ -109,6 +126,56 @@ fn square_of(py: Python<'_>, text: &str) -> PyResult<Square> {
         .map_err(|e| error(py, "ParseError", e.to_string()))
 }
 
+/// What `Position._restore` takes to make a pickled position again: its first position
+/// string, opening, capture rule and the moves played since.
+type Restore = (String, String, String, Vec<String>);
+
+/// How a game ended: the side to move had no legal move, and lost.
+#[pyclass(name = "Outcome", module = "konane", frozen, get_all)]
+pub struct PyOutcome {
+    /// `black` or `white`.
+    winner: &'static str,
+    /// The side that had no move.
+    loser: &'static str,
+}
+
+#[pymethods]
+impl PyOutcome {
+    fn __repr__(&self) -> String {
+        format!(
+            "Outcome(winner='{}', loser='{}': no legal move)",
+            self.winner, self.loser
+        )
+    }
+}
+
+/// A perft depth from Python, which may be negative or huge.
+fn perft_depth(depth: i64) -> PyResult<u32> {
+    u32::try_from(depth)
+        .map_err(|_| PyValueError::new_err(format!("depth must be 0 or more, not {depth}")))
+}
+
+/// Plies below which a perft is counted at once, in well under a second: above it, `stop` is
+/// looked at between moves.
+const BULK_DEPTH: u32 = 4;
+
+/// `position.perft(depth)`, or `None` once `stop` is set.
+fn stoppable_perft(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= BULK_DEPTH {
+        return Some(position.perft(depth));
+    }
+    let mut total = 0;
+    for mv in position.legal_moves() {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let mut next = *position;
+        next.play_unchecked(mv);
+        total += stoppable_perft(&next, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// A Konane position with the moves played on it since it was made, which `undo` takes back.
 #[pyclass(name = "Position", module = "konane", from_py_object)]
 #[derive(Clone)]
@@ -124,6 +191,16 @@ impl PyPosition {
             position,
             history: Vec::new(),
         }
+    }
+
+    /// Plays `mv`, to be taken back by `undo`; `IllegalMoveError` with the rules' reason.
+    fn play_move(&mut self, py: Python<'_>, mv: Move) -> PyResult<()> {
+        let before = self.position;
+        self.position
+            .play(mv)
+            .map_err(|why| error(py, "IllegalMoveError", format!("{mv} is not legal: {why}")))?;
+        self.history.push((before, mv));
+        Ok(())
     }
 }
 
@@ -158,19 +235,77 @@ impl PyPosition {
         Ok(PyPosition::of(position))
     }
 
-    /// The position a position string shows (its size is its own).
+    /// The position a position string shows (its size is its own). Without `opening`, a
+    /// board whose sides are both even takes the `traditional` opening and any other `any`,
+    /// the only one it can have, so that `Position.from_string(str(p))` gives `p` back.
     #[staticmethod]
-    #[pyo3(signature = (text, opening = "traditional", capture = "straight"))]
+    #[pyo3(signature = (text, opening = None, capture = "straight"))]
     fn from_string(
         py: Python<'_>,
         text: &str,
-        opening: &str,
+        opening: Option<&str>,
         capture: &str,
     ) -> PyResult<PyPosition> {
-        let (opening, capture) = rule_options(py, opening, capture)?;
-        let position = Position::from_fen(text, opening, capture)
-            .map_err(|e| error(py, "ParseError", e.to_string()))?;
+        let parse = |opening: &str| -> PyResult<Position> {
+            let (opening, capture) = rule_options(py, opening, capture)?;
+            Position::from_fen(text.trim(), opening, capture)
+                .map_err(|e| error(py, "ParseError", e.to_string()))
+        };
+        let position = match opening {
+            Some(opening) => parse(opening)?,
+            None => {
+                let any = parse("any")?;
+                let rules = any.rules();
+                if rules.width() % 2 == 0 && rules.height() % 2 == 0 {
+                    parse("traditional")?
+                } else {
+                    any
+                }
+            }
+        };
         Ok(PyPosition::of(position))
+    }
+
+    /// The position `moves` (texts) lead to from the position string `start`: how a pickled
+    /// position is made again, with its moves to take back.
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        start: &str,
+        opening: &str,
+        capture: &str,
+        moves: Vec<String>,
+    ) -> PyResult<PyPosition> {
+        let mut position = PyPosition::from_string(py, start, Some(opening), capture)?;
+        for text in moves {
+            let mv = parse_move(py, &text)?;
+            position.play_move(py, mv)?;
+        }
+        Ok(position)
+    }
+
+    /// Pickles as its first position and the moves played on it since.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Restore)> {
+        let restore = py.get_type::<PyPosition>().getattr("_restore")?;
+        let first = self
+            .history
+            .first()
+            .map_or(self.position, |&(first, _)| first);
+        let rules = first.rules();
+        let moves = self.history.iter().map(|(_, mv)| mv.to_string()).collect();
+        Ok((
+            restore,
+            (
+                first.fen(),
+                rules.opening.to_string(),
+                rules.capture.to_string(),
+                moves,
+            ),
+        ))
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
+        self.clone()
     }
 
     /// The position string.
@@ -196,8 +331,12 @@ impl PyPosition {
             .is_ok_and(|other| other.position == self.position)
     }
 
-    fn __hash__(&self) -> u64 {
-        self.position.hash()
+    /// A position changes as moves are played, so it has no hash (as python-chess's `Board`):
+    /// keep `str(position)` or `position.key()` in sets and dicts.
+    fn __hash__(&self) -> PyResult<isize> {
+        Err(PyTypeError::new_err(
+            "unhashable type: 'Position' (it changes as moves are played): use str(position) or position.key()",
+        ))
     }
 
     /// A copy, with its own moves to take back.
@@ -267,31 +406,85 @@ impl PyPosition {
         self.history.iter().map(|&(_, mv)| PyMove(mv)).collect()
     }
 
-    /// The legal moves of the side to move.
-    fn legal_moves(&self) -> Vec<PyMove> {
-        self.position
-            .legal_moves()
-            .into_iter()
-            .map(PyMove)
+    /// The legal moves of the side to move, a `LegalMoves` sequence.
+    fn legal_moves(&self) -> PyLegalMoves {
+        PyLegalMoves::of(self.position)
+    }
+
+    /// How the game ended (an `Outcome`), or None while the side to move has a move.
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.position.winner().map(|winner| PyOutcome {
+            winner: winner.name(),
+            loser: winner.opponent().name(),
+        })
+    }
+
+    /// Plies played on this object since it was made (a position string does not say how
+    /// many came before).
+    #[getter]
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move played on this object; `IndexError` when there is none.
+    fn peek(&self) -> PyResult<PyMove> {
+        self.history
+            .last()
+            .map(|&(_, mv)| PyMove(mv))
+            .ok_or_else(|| PyIndexError::new_err("peek: no move was played on this position"))
+    }
+
+    /// What makes the position one no game can reach, in words: a stone on a square of the
+    /// other colour (stones never change the colour of their square). Empty when valid.
+    fn status(&self) -> Vec<String> {
+        let rules = self.position.rules();
+        (0..rules.area())
+            .map(|index| rules.square(index))
+            .filter_map(|square| {
+                let stone = self.position.stone_on(square)?;
+                let own = Color::of_start_square(square);
+                (stone != own).then(|| {
+                    format!(
+                        "{square} holds a {} stone on a {} square",
+                        stone.name(),
+                        own.name()
+                    )
+                })
+            })
             .collect()
     }
 
+    /// True when a game can reach the position (`status()` finds nothing).
+    fn is_valid(&self) -> bool {
+        self.status().is_empty()
+    }
+
+    /// The board in Unicode: `●` black, `○` white, `·` empty, ranks and files labelled.
+    fn unicode(&self) -> String {
+        draw::unicode(&self.position)
+    }
+
+    /// The board as an SVG picture, the last move marked: Jupyter shows it by itself.
+    fn _repr_svg_(&self) -> String {
+        draw::svg(&self.position, self.history.last().map(|&(_, mv)| mv))
+    }
+
+    fn _repr_html_(&self) -> String {
+        format!("<div class=\"konane-position\">{}</div>", self._repr_svg_())
+    }
+
     /// True when `move` (a `Move` or its text) is legal here; text that is no move is False.
-    #[pyo3(name = "is_legal")]
-    fn is_legal(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> bool {
-        move_of(py, mv).is_ok_and(|mv| self.position.check(mv).is_ok())
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> bool {
+        move_of(py, r#move).is_ok_and(|mv| self.position.check(mv).is_ok())
     }
 
     /// Plays `move` (a `Move` or its text). Raises `ParseError` for text that is no move and
     /// `IllegalMoveError`, with the rules' reason, for a move not legal here.
-    fn play(&mut self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mv = move_of(py, mv)?;
-        let before = self.position;
-        self.position
-            .play(mv)
-            .map_err(|why| error(py, "IllegalMoveError", format!("{mv} is not legal: {why}")))?;
-        self.history.push((before, mv));
-        Ok(())
+    #[pyo3(signature = (r#move))]
+    fn play(&mut self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv = move_of(py, r#move)?;
+        self.play_move(py, mv)
     }
 
     /// Takes back the last move played on this object and returns it; raises `IndexError`
@@ -346,18 +539,31 @@ impl PyPosition {
     }
 
     /// The number of leaf positions `depth` plies ahead (the opening removals count).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+    /// Ctrl-C stops it with `KeyboardInterrupt`.
+    fn perft(&self, py: Python<'_>, depth: i64) -> PyResult<u64> {
+        let depth = perft_depth(depth)?;
         let position = self.position;
-        py.detach(|| position.perft(depth))
+        let stop = AtomicBool::new(false);
+        let counted = interruptible(py, &stop, || stoppable_perft(&position, depth, &stop))?;
+        counted.ok_or_else(|| PyKeyboardInterrupt::new_err("perft was stopped"))
     }
 
-    /// `perft` split by first move: {move text: count}.
-    fn divide<'py>(&self, py: Python<'py>, depth: u32) -> PyResult<Bound<'py, PyDict>> {
+    /// `perft` split by first move: {Move: count}. Ctrl-C stops it.
+    fn divide<'py>(&self, py: Python<'py>, depth: i64) -> PyResult<Bound<'py, PyDict>> {
+        let depth = perft_depth(depth)?;
         let position = self.position;
-        let counts = py.detach(|| position.divide(depth));
+        let stop = AtomicBool::new(false);
         let dict = PyDict::new(py);
-        for (mv, count) in counts {
-            dict.set_item(mv.to_string(), count)?;
+        if depth == 0 {
+            return Ok(dict);
+        }
+        for mv in position.legal_moves() {
+            let mut next = position;
+            next.play_unchecked(mv);
+            let counted = interruptible(py, &stop, || stoppable_perft(&next, depth - 1, &stop))?;
+            let count =
+                counted.ok_or_else(|| PyKeyboardInterrupt::new_err("divide was stopped"))?;
+            dict.set_item(PyMove(mv), count)?;
         }
         Ok(dict)
     }

@@ -1,12 +1,14 @@
 //! `solve`: the exact solver, with a time or node budget, interruptible with Ctrl-C.
 
-use crate::engine::seconds;
+use crate::limit::PyLimit;
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
-use konane::solve::report::default_hash_mb;
+use konane::arbiter::time_control::TimeControl;
+use konane::solve::report::hash_mb_within;
 use konane::solve::{MoveResult, ProofTable, Solver};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::collections::BTreeMap;
+use pyo3::types::PyDict;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -21,8 +23,8 @@ pub struct PySolution {
     winning_moves: Vec<PyMove>,
     /// A winning move if there is one, else a move (every move loses), None with no move.
     best: Option<PyMove>,
-    /// Each root move's text with `win`, `loss` or `unknown`.
-    moves: BTreeMap<String, String>,
+    /// Each root `Move` with `win`, `loss` or `unknown` (a move's text finds it too).
+    moves: Py<PyDict>,
     /// Plies to the end along the proof (a bound on a win's length), when proven.
     plies: Option<u8>,
     /// Nodes searched.
@@ -51,17 +53,17 @@ impl PySolution {
 }
 
 /// Solves `position` exactly: is it a win or a loss for the side to move, and which moves
-/// win. `time` (seconds) and `nodes` bound the work (the result is `unknown` when they run
-/// out); Ctrl-C stops it with `KeyboardInterrupt`. `hash_mb` sizes the proof table (by default
-/// from the number of stones). With `all_moves` every root move is proven, else the solve ends
+/// win. `limit`, a `Limit` of `movetime` (seconds) or `nodes`, bounds the work (the result is
+/// `unknown` when it runs out); Ctrl-C stops it with `KeyboardInterrupt`. `hash_mb` sizes the
+/// proof table (by default from the number of stones, no larger than the limit can use: a big
+/// fresh table costs its first writes, which a short solve cannot afford). With `all_moves` every root move is proven, else the solve ends
 /// at the first winning move. `threads` search together, sharing the table (by default one).
 #[pyfunction]
-#[pyo3(signature = (position, *, time = None, nodes = None, hash_mb = None, all_moves = true, threads = 1))]
+#[pyo3(signature = (position, limit = None, *, hash_mb = None, all_moves = true, threads = 1))]
 pub fn solve(
     py: Python<'_>,
     position: PyPosition,
-    time: Option<f64>,
-    nodes: Option<u64>,
+    limit: Option<PyLimit>,
     hash_mb: Option<usize>,
     all_moves: bool,
     threads: usize,
@@ -74,8 +76,17 @@ pub fn solve(
         ));
     }
     let position = position.position;
-    let time = time.map(|value| seconds("time", value)).transpose()?;
-    let megabytes = hash_mb.unwrap_or_else(|| default_hash_mb(&position));
+    let (time, nodes) = match limit.map(|limit| limit.time_control) {
+        None => (None, None),
+        Some(TimeControl::MoveTime(time)) => (Some(time), None),
+        Some(TimeControl::Nodes(nodes)) => (None, Some(nodes)),
+        Some(TimeControl::Depth(_) | TimeControl::Clock { .. }) => {
+            return Err(PyValueError::new_err(
+                "solve: a Limit of movetime or nodes bounds a solve, not depth or clocks",
+            ));
+        }
+    };
+    let megabytes = hash_mb.unwrap_or_else(|| hash_mb_within(&position, time, nodes));
     let table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
@@ -109,16 +120,16 @@ pub fn solve(
         let colour = if wins { side } else { side.opponent() };
         colour.name().to_string()
     });
+    let moves = PyDict::new(py);
+    for &(mv, result) in &solution.moves {
+        moves.set_item(PyMove(mv), word(result))?;
+    }
     Ok(PySolution {
         result: result.to_string(),
         winner,
         winning_moves: solution.winning_moves().into_iter().map(PyMove).collect(),
         best: solution.wins.and(solution.best()).map(PyMove),
-        moves: solution
-            .moves
-            .iter()
-            .map(|&(mv, result)| (mv.to_string(), word(result).to_string()))
-            .collect(),
+        moves: moves.unbind(),
         plies: solution.plies,
         nodes: solution.nodes,
         seconds: started.elapsed().as_secs_f64(),

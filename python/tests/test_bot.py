@@ -55,3 +55,18 @@ def test_a_failing_function_is_reported_and_the_bot_goes_on():
     assert lines[-1] == "readyok"
     assert "ValueError: no idea" in done.stderr
     assert done.returncode == 0
+
+
+def test_a_function_with_a_default_second_parameter_gets_the_position_alone():
+    done = run(
+        """
+        import sys, konane
+        def choose(position, depth=2):
+            print("depth", depth, file=sys.stderr)
+            return position.legal_moves()[0]
+        konane.run_bot(choose)
+        """,
+        "position startpos\ngo depth 7\nisready\n",
+    )
+    assert "depth 2" in done.stderr, done.stderr
+    assert done.stdout.splitlines()[-2].startswith("bestmove ") and done.stdout.splitlines()[-1] == "readyok"

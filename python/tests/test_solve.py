@@ -51,12 +51,14 @@ def test_a_won_position_names_its_winning_moves():
 
 def test_budgets_end_the_solve_with_unknown():
     start = konane.Position("8x8")
-    by_nodes = konane.solve(start, nodes=20_000)
+    by_nodes = konane.solve(start, konane.Limit(nodes=20_000))
     assert by_nodes.result == "unknown" and not by_nodes.proven and by_nodes.winner is None
-    by_time = konane.solve(start, time=0.05)
+    by_time = konane.solve(start, konane.Limit(movetime=0.05))
     assert by_time.result == "unknown" and by_time.seconds < 5
-    with pytest.raises(ValueError, match="time must be"):
-        konane.solve(start, time=-1)
+    with pytest.raises(ValueError, match="movetime must be"):
+        konane.solve(start, konane.Limit(movetime=-1))
+    with pytest.raises(ValueError, match="movetime or nodes"):
+        konane.solve(start, konane.Limit(depth=3))
 
 
 def test_ctrl_c_interrupts_a_long_solve():

@@ -3,23 +3,23 @@
 
 use crate::arbiter::game::Deadlines;
 use crate::arbiter::log::Log;
-use crate::arbiter::process::EngineProcess;
+use crate::arbiter::process::{Announced, EngineProcess};
 use crate::arbiter::spec::EngineSpec;
-use crate::protocol::options::{self, EngineOption};
+use crate::protocol::options;
 use crate::rules::Rules;
 use std::time::Duration;
 
 /// Starts each engine (all at once), completes the handshake with the game's options, and
 /// shuts it down; each engine's own `option.X=Y` must be among the options it announced, with
-/// a value it accepts. Returns what each engine announced. The error names every engine that
-/// failed, its command and the cause.
+/// a value it accepts. Returns what each engine announced (name, author, options). The error
+/// names every engine that failed, its command and the cause.
 pub fn check_engines(
     engines: &[EngineSpec],
     rules: Rules,
     deadlines: &Deadlines,
     log: &Log,
-) -> Result<Vec<Vec<EngineOption>>, String> {
-    let outcomes: Vec<Result<Vec<EngineOption>, String>> = std::thread::scope(|scope| {
+) -> Result<Vec<Announced>, String> {
+    let outcomes: Vec<Result<Announced, String>> = std::thread::scope(|scope| {
         let checks: Vec<_> = engines
             .iter()
             .map(|spec| scope.spawn(move || check_one(spec, rules, deadlines.startup, log)))
@@ -49,7 +49,7 @@ fn check_one(
     rules: Rules,
     timeout: Duration,
     log: &Log,
-) -> Result<Vec<EngineOption>, String> {
+) -> Result<Announced, String> {
     let what = format!("engine '{}' ({}) ", spec.launch.name, spec.command_line());
     let mut process = EngineProcess::start(&spec.launch, log.clone())
         .map_err(|cause| format!("{what}could not start: {cause}"))?;
@@ -57,7 +57,7 @@ fn check_one(
         Ok(announced) => {
             process.shut_down(Duration::from_millis(500));
             for (name, value) in &spec.options {
-                options::check_value(&announced, name, value)
+                options::check_value(&announced.options, name, value)
                     .map_err(|why| format!("{what}{why}"))?;
             }
             Ok(announced)

@@ -185,6 +185,17 @@ pub fn is_bestmove(line: &str) -> bool {
     BestMove::parse(line).is_some()
 }
 
+/// What an engine says of itself in its handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Announced {
+    /// Its `id name`, if it sent one.
+    pub name: Option<String>,
+    /// Its `id author`, if it sent one.
+    pub author: Option<String>,
+    /// Its options (malformed `option` lines left out: `check` reports those).
+    pub options: Vec<EngineOption>,
+}
+
 /// A handshake step that failed: what was awaited, and why it did not come.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandshakeError {
@@ -358,26 +369,34 @@ impl EngineProcess {
     }
 
     /// The UCI/UGI handshake and the options, then `isready`; each step within `timeout`.
-    /// Returns the options the engine announced (malformed `option` lines left out: `check`
-    /// reports those).
+    /// Returns what the engine announced: its name, author and options.
     pub fn handshake(
         &mut self,
         protocol: &str,
         options: &[(String, String)],
         timeout: Duration,
-    ) -> Result<Vec<EngineOption>, HandshakeError> {
+    ) -> Result<Announced, HandshakeError> {
         let ok = format!("{protocol}ok");
         let failed = |awaited: &str| {
             let awaited = awaited.to_string();
             move |error| HandshakeError { awaited, error }
         };
         self.send(protocol).map_err(failed(&ok))?;
-        let mut announced = Vec::new();
+        let mut announced = Announced::default();
         self.wait_for(Instant::now() + timeout, |line| {
+            let id = |key: &str| {
+                let rest = line.trim().strip_prefix("id ")?.trim_start();
+                let value = rest.strip_prefix(key)?.trim();
+                (!value.is_empty()).then(|| value.to_string())
+            };
             if line.starts_with("option ")
                 && let Ok(option) = options::parse(line)
             {
-                announced.push(option);
+                announced.options.push(option);
+            } else if let Some(name) = id("name ") {
+                announced.name = Some(name);
+            } else if let Some(author) = id("author ") {
+                announced.author = Some(author);
             }
             line.trim() == ok
         })

@@ -105,7 +105,10 @@ pub(super) fn run_gui(
     if interrupted.is_cancelled() {
         return Ok(ExitCode::from(130));
     }
-    settings.announced = checked?;
+    settings.announced = checked?
+        .into_iter()
+        .map(|announced| announced.options)
+        .collect();
     gui::serve(settings, interrupted.flag().clone(), |address| {
         crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
         if !address.ip().is_loopback() {
