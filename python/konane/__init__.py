@@ -23,6 +23,7 @@ import inspect
 from typing import Any, Callable, Union
 
 from konane._konane import (
+    Analysis,
     CheckResult,
     Engine,
     Game,
@@ -42,6 +43,7 @@ from konane._konane import (
 from konane.errors import EngineError, IllegalMoveError, KonaneError, ParseError
 
 __all__ = [
+    "Analysis",
     "CheckResult",
     "Engine",
     "EngineError",

@@ -14,6 +14,7 @@ __all__ = [
     "solve",
     "Limit",
     "Engine",
+    "Analysis",
     "PlayResult",
     "CheckResult",
     "Game",
@@ -327,8 +328,27 @@ class Engine:
         multipv: int = 1,
     ) -> list[_Info]:
         """The engine's last report of each of its ``multipv`` best lines, best first."""
+    def analysis(
+        self, position: Position, limit: Limit | None = None, *, multipv: int = 1
+    ) -> Analysis:
+        """A running search whose ``info`` lines arrive as they come (None: until stopped)."""
     def quit(self) -> None: ...
     def __enter__(self) -> Engine: ...
+    def __exit__(self, kind: object, value: object, traceback: object, /) -> bool: ...
+
+@final
+class Analysis:
+    """A running analysis: iterate it for ``info`` dicts as they arrive; ``stop()`` asks for
+    the move now, ``wait()`` returns it; a ``with`` block stops it."""
+
+    def __iter__(self) -> Analysis: ...
+    def __next__(self) -> _Info: ...
+    @property
+    def info(self) -> _Info | None:
+        """The last ``info`` line read."""
+    def stop(self) -> None: ...
+    def wait(self) -> Move | None: ...
+    def __enter__(self) -> Analysis: ...
     def __exit__(self, kind: object, value: object, traceback: object, /) -> bool: ...
 
 @final

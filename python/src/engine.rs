@@ -22,7 +22,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// A running engine. Use it in a `with` block, or call `quit()`: either way the process (and
+/// Engine(command, *, options=None, protocol="uci", name=None, timeout=10.0, stall=60.0,
+/// margin=0.1, log=None): a running engine that speaks the Konane protocol, started from
+/// `command` (a program, or a list of the program and its arguments), its handshake and
+/// `options` checked. Use it in a `with` block, or call `quit()`: either way the process (and
 /// anything it started) is gone afterwards.
 #[pyclass(name = "Engine", module = "konane")]
 pub struct PyEngine {
@@ -36,6 +39,8 @@ pub struct PyEngine {
     log: Log,
     /// Set by `quit()`: the engine plays no more.
     quit: AtomicBool,
+    /// Set while an `Analysis` has the engine's seat.
+    pub(crate) analysing: AtomicBool,
     /// The seat and the rules it was set up for, once a position was asked about.
     seat: Mutex<Option<(Seat, Rules)>>,
 }
@@ -130,6 +135,7 @@ impl PyEngine {
             deadlines,
             log,
             quit: AtomicBool::new(false),
+            analysing: AtomicBool::new(false),
             seat: Mutex::new(None),
         })
     }
@@ -265,20 +271,42 @@ impl PyEngine {
         limit: &PyLimit,
         lines: Option<usize>,
     ) -> PyResult<(Option<konane::Move>, Duration, Vec<String>)> {
-        if self.quit.load(Ordering::SeqCst) {
-            return Err(error(
-                py,
-                "EngineError",
-                format!(
-                    "engine '{}' has quit: make a new Engine to play again",
-                    self.name
-                ),
-            ));
-        }
+        self.usable(py)?;
         if position.is_game_over() {
             return Ok((None, Duration::ZERO, Vec::new()));
         }
         let rules = position.rules();
+        let (mut seat, reusable) = self.take_seat(py, rules, lines)?;
+        let asked = self.ask_on(py, &mut seat, reusable, position, limit);
+        self.put_seat(seat, rules);
+        asked
+    }
+
+    /// Refuses an engine that has quit or that an `Analysis` holds.
+    pub(crate) fn usable(&self, py: Python<'_>) -> PyResult<()> {
+        let why = if self.quit.load(Ordering::SeqCst) {
+            "has quit: make a new Engine to play again"
+        } else if self.analysing.load(Ordering::SeqCst) {
+            "is analysing: stop the analysis (or leave its with block) first"
+        } else {
+            return Ok(());
+        };
+        Err(error(
+            py,
+            "EngineError",
+            format!("engine '{}' {why}", self.name),
+        ))
+    }
+
+    /// The engine's seat for `rules` with `lines` lines reported (MultiPV), out of the engine
+    /// until [`PyEngine::put_seat`]: the one it has when its rules and options fit (true:
+    /// the engine goes on with its game, keeping what it learnt), else a new one.
+    pub(crate) fn take_seat(
+        &self,
+        py: Python<'_>,
+        rules: Rules,
+        lines: Option<usize>,
+    ) -> PyResult<(Seat, bool)> {
         let mut spec = self.spec.clone();
         if let Some(count) = lines {
             let value = count.to_string();
@@ -286,20 +314,88 @@ impl PyEngine {
                 .map_err(|why| error(py, "EngineError", why))?;
             spec.options.push(("MultiPV".to_string(), value));
         }
-        let mut guard = self
+        let taken = self
             .seat
             .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        let reusable = guard.as_ref().is_some_and(|(seat, seat_rules)| {
-            *seat_rules == rules && seat.options == spec.options_for(rules)
-        });
-        if !reusable {
-            if let Some((mut old, _)) = guard.take() {
-                py.detach(|| old.shut_down());
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take();
+        match taken {
+            Some((seat, seat_rules))
+                if seat_rules == rules && seat.options == spec.options_for(rules) =>
+            {
+                Ok((seat, true))
             }
-            *guard = Some((Seat::new(&spec, rules, self.log.clone()), rules));
+            other => {
+                if let Some((mut old, _)) = other {
+                    py.detach(|| old.shut_down());
+                }
+                Ok((Seat::new(&spec, rules, self.log.clone()), false))
+            }
         }
-        let (seat, _) = guard.as_mut().expect("set above");
+    }
+
+    /// Gives the engine back its seat, set up for `rules`.
+    pub(crate) fn put_seat(&self, seat: Seat, rules: Rules) {
+        *self
+            .seat
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner()) = Some((seat, rules));
+    }
+
+    /// The time control, clocks and deadlines of a move under `limit`.
+    pub(crate) fn game_rules(&self, rules: Rules, limit: &PyLimit) -> (GameRules, Clocks) {
+        let mut clocks = Clocks::new(limit.time_control);
+        if let Some(left) = limit.clocks {
+            clocks.left = left;
+        }
+        let game_rules = GameRules {
+            rules,
+            time_control: limit.time_control,
+            deadlines: self.deadlines,
+        };
+        (game_rules, clocks)
+    }
+
+    /// Why the engine lost its move, as an `EngineError`: how, what its seat knows of a
+    /// crash, or what it said (a bot whose function raised says `info string error: ...`).
+    pub(crate) fn lost(
+        &self,
+        py: Python<'_>,
+        termination: &Termination,
+        seat: &Seat,
+        heard: &[String],
+    ) -> PyErr {
+        let what = match termination {
+            Termination::IllegalMove(mv) => format!("sent an illegal move: {mv}"),
+            Termination::TimeForfeit => "ran out of time".to_string(),
+            Termination::Crash => "crashed".to_string(),
+            Termination::Stall => "stalled (no answer in time)".to_string(),
+            Termination::Normal => "lost".to_string(),
+        };
+        let said = heard
+            .iter()
+            .rev()
+            .find_map(|line| line.trim().strip_prefix("info string error:"))
+            .map(|why| format!(" (it said: {})", why.trim()));
+        let cause = seat.failure().map(|f| format!(": {f}"));
+        let cause = cause.or(said).unwrap_or_default();
+        error(
+            py,
+            "EngineError",
+            format!("engine '{}' {what}{cause}", self.name),
+        )
+    }
+
+    /// [`PyEngine::ask`] on `seat`, which goes on with its game when `reusable`.
+    fn ask_on(
+        &self,
+        py: Python<'_>,
+        seat: &mut Seat,
+        reusable: bool,
+        position: Position,
+        limit: &PyLimit,
+    ) -> PyResult<(Option<konane::Move>, Duration, Vec<String>)> {
+        let rules = position.rules();
         let heard = Arc::new(Mutex::new(Vec::new()));
         let sink = heard.clone();
         seat.listen(Box::new(move |line: &str| {
@@ -307,15 +403,7 @@ impl PyEngine {
                 .unwrap_or_else(|poison| poison.into_inner())
                 .push(line.to_string())
         }));
-        let game_rules = GameRules {
-            rules,
-            time_control: limit.time_control,
-            deadlines: self.deadlines,
-        };
-        let mut clocks = Clocks::new(limit.time_control);
-        if let Some(left) = limit.clocks {
-            clocks.left = left;
-        }
+        let (game_rules, mut clocks) = self.game_rules(rules, limit);
         let opening = Opening {
             fen: Some(position.fen()),
             moves: Vec::new(),
@@ -358,29 +446,7 @@ impl PyEngine {
         let heard = std::mem::take(&mut *heard.lock().unwrap_or_else(|p| p.into_inner()));
         match asked {
             Asked::Move(mv, elapsed) => Ok((Some(mv), elapsed, heard)),
-            Asked::Lost(termination, _) => {
-                let what = match &termination {
-                    Termination::IllegalMove(mv) => format!("sent an illegal move: {mv}"),
-                    Termination::TimeForfeit => "ran out of time".to_string(),
-                    Termination::Crash => "crashed".to_string(),
-                    Termination::Stall => "stalled (no answer in time)".to_string(),
-                    Termination::Normal => "lost".to_string(),
-                };
-                // An engine that says why it has no move (a bot whose function raised says
-                // `info string error: ...`) gets its words into the error.
-                let said = heard
-                    .iter()
-                    .rev()
-                    .find_map(|line| line.trim().strip_prefix("info string error:"))
-                    .map(|why| format!(" (it said: {})", why.trim()));
-                let cause = seat.failure().map(|f| format!(": {f}"));
-                let cause = cause.or(said).unwrap_or_default();
-                Err(error(
-                    py,
-                    "EngineError",
-                    format!("engine '{}' {what}{cause}", self.name),
-                ))
-            }
+            Asked::Lost(termination, _) => Err(self.lost(py, &termination, seat, &heard)),
             Asked::Stopped => Err(error(py, "EngineError", "the move was stopped")),
         }
     }

@@ -2,6 +2,7 @@
 //! arbiter and bot front end, bound with PyO3. The Python half (`konane/`) adds the
 //! exceptions, the parsing of `info` lines and the pieces that read better in Python.
 
+mod analysis;
 mod arbiter;
 mod bot;
 mod draw;
@@ -65,6 +66,7 @@ fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve::solve, module)?)?;
     module.add_class::<limit::PyLimit>()?;
     module.add_class::<engine::PyEngine>()?;
+    module.add_class::<analysis::PyAnalysis>()?;
     module.add_class::<engine::PyPlayResult>()?;
     module.add_class::<arbiter::PyCheckResult>()?;
     module.add_class::<arbiter::PyGame>()?;

@@ -176,7 +176,11 @@ fn stoppable_perft(position: &Position, depth: u32, stop: &AtomicBool) -> Option
     Some(total)
 }
 
-/// A Konane position with the moves played on it since it was made, which `undo` takes back.
+/// Position(size="8x8", opening="traditional", capture="straight"): the start position of a
+/// `size` board ("WxH", each side 2 to 26; the `traditional` opening needs even sides, `any`
+/// serves every size) under the opening rule (`traditional` or `any`) and the capture rule
+/// (`straight`, `single`, `turning`). It keeps the moves played on it since it was made, which
+/// `undo` takes back.
 #[pyclass(name = "Position", module = "konane", from_py_object)]
 #[derive(Clone)]
 pub struct PyPosition {
@@ -229,7 +233,7 @@ impl PyPosition {
     #[new]
     #[pyo3(signature = (size = "8x8", opening = "traditional", capture = "straight"))]
     fn new(py: Python<'_>, size: &str, opening: &str, capture: &str) -> PyResult<PyPosition> {
-        let rules = rules_of(py, size, opening, capture)?;
+        let rules = rules_of(py, size.trim(), opening, capture)?;
         let position =
             Position::start(rules).map_err(|e| error(py, "ParseError", e.to_string()))?;
         Ok(PyPosition::of(position))

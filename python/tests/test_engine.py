@@ -181,3 +181,40 @@ def test_a_bot_whose_function_raises_says_why_in_the_error():
         assert engine.name == "Raiser"
         with pytest.raises(konane.EngineError, match="it said: the bot chose no move: the function raised ValueError: no idea"):
             engine.play(konane.Position("6x6"), konane.Limit(movetime=0.5))
+
+
+def test_an_analysis_reports_as_it_goes_and_stops_when_asked(engine_path):
+    position = konane.Position("8x8")
+    with konane.Engine(engine_path) as engine:
+        with engine.analysis(position, multipv=2) as analysis:
+            depths = []
+            for info in analysis:
+                if "depth" in info and "pv" in info:
+                    depths.append(info["depth"])
+                if len(set(depths)) >= 3:
+                    analysis.stop()
+            best = analysis.wait()
+        assert len(set(depths)) >= 3 and analysis.info is not None
+        assert best in position.legal_moves()
+        with pytest.raises(konane.EngineError, match="is analysing"):
+            with engine.analysis(position) as running:
+                engine.play(position, konane.Limit(depth=1))
+        assert running.wait() in position.legal_moves()
+        # The engine is free again once the analysis ended, and a limit ends it by itself.
+        assert engine.play(position, konane.Limit(depth=2)).move in position.legal_moves()
+        limited = engine.analysis(position, konane.Limit(depth=3))
+        assert [info for info in limited if "pv" in info][-1]["depth"] == 3
+        assert limited.wait() in position.legal_moves()
+
+
+def test_an_analysis_of_a_crashing_engine_raises_and_leaves_nothing(fixture_command):
+    command, tag = fixture_command("crash-mid-game")
+    engine = konane.Engine(command)
+    position = konane.Position("6x6")
+    with pytest.raises(konane.EngineError, match="crashed"):
+        for _ in range(10):
+            analysis = engine.analysis(position, konane.Limit(movetime=0.05))
+            list(analysis)
+            position.play(analysis.wait())
+    engine.quit()
+    assert survivors(tag) == []

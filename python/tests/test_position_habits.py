@@ -137,3 +137,9 @@ def test_perft_refuses_a_negative_depth_and_stops_on_ctrl_c():
 
 def test_the_version_is_the_packages():
     assert konane.__version__ == metadata.version("konane")
+
+
+def test_help_tells_how_to_make_one_and_sizes_read_as_written():
+    for made, words in ((konane.Position, "traditional"), (konane.Engine, "command"), (konane.Limit, "movetime")):
+        assert words in made.__doc__, made
+    assert konane.Position(" 6x6 ") == konane.Position("6x6") == konane.Position("6X6")
