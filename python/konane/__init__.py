@@ -15,6 +15,8 @@ a bot of one function::
     'loss'
     >>> konane.solve(konane.Position.from_string("b3/4/4/3w b")).winner
     'white'
+    >>> konane.Position("4x4")._repr_svg_()[:4]   # Jupyter draws a position by itself
+    '<svg'
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from konane._konane import (
     Outcome,
     PlayResult,
     Position,
+    ProofTable,
     Solution,
     __version__,
     check,
@@ -57,6 +60,7 @@ __all__ = [
     "ParseError",
     "PlayResult",
     "Position",
+    "ProofTable",
     "Solution",
     "check",
     "play_match",
@@ -65,7 +69,7 @@ __all__ = [
     "__version__",
 ]
 
-Chooser = Union[Callable[[Position], Any], Callable[[Position, dict], Any]]
+Chooser = Union[Callable[[Position], Any], Callable[[Position, dict[str, Any]], Any]]
 
 
 def run_bot(choose: Chooser, name: str = "Python bot", author: str = "unknown") -> None:
@@ -83,10 +87,11 @@ def run_bot(choose: Chooser, name: str = "Python bot", author: str = "unknown") 
         import random, konane
         konane.run_bot(lambda position: random.choice(position.legal_moves()), name="Random")
     """
-    if _takes_limits(choose):
-        serve(choose, name, author)
+    chooser: Callable[..., Any] = choose
+    if _takes_limits(chooser):
+        serve(chooser, name, author)
     else:
-        serve(lambda position, _limits: choose(position), name, author)
+        serve(lambda position, _limits: chooser(position), name, author)
 
 
 def _takes_limits(choose: Callable[..., Any]) -> bool:

@@ -11,6 +11,7 @@ __all__ = [
     "LegalMoves",
     "__version__",
     "Solution",
+    "ProofTable",
     "solve",
     "Limit",
     "Engine",
@@ -21,6 +22,9 @@ __all__ = [
     "check",
     "play_match",
     "serve",
+    "run_engine",
+    "read_pgn",
+    "write_pgn",
 ]
 
 _Colour = Literal["black", "white"]
@@ -243,11 +247,29 @@ class Limit:
     def __getnewargs_ex__(self) -> tuple[tuple[()], dict[str, float | int]]: ...
     def _keywords(self) -> dict[str, float | int]: ...
 
+@final
+class ProofTable:
+    """A table of proven results kept across solves; it holds positions of one rule set."""
+
+    def __new__(cls, hash_mb: int = 256) -> ProofTable: ...
+    @staticmethod
+    def load(
+        path: str | PathLike[str], position: Position, hash_mb: int | None = None
+    ) -> ProofTable:
+        """Reads a saved table for positions of ``position``'s rules."""
+    def save(self, path: str | PathLike[str]) -> None:
+        """Writes the table, whole or not at all."""
+    @property
+    def stored(self) -> int: ...
+    @property
+    def megabytes(self) -> int: ...
+
 def solve(
     position: Position,
     limit: Limit | None = None,
     *,
     hash_mb: int | None = None,
+    table: ProofTable | None = None,
     all_moves: bool = True,
     threads: int = 1,
 ) -> Solution:
@@ -414,6 +436,15 @@ def play_match(
     """Plays a match or round robin with the arbiter's tournament runner, every move under
     ``limit`` (its clocks, equal, are where each game starts).
     Prints nothing: ``on_game`` is called with each game as it ends."""
+
+def read_pgn(text: str) -> list[dict[str, Any]]:
+    """Every game of PGN ``text`` as nested dicts (see ``konane.pgn``)."""
+
+def write_pgn(game: dict[str, Any], first_is_white: bool) -> str:
+    """The PGN text of a game given as ``read_pgn`` gives one."""
+
+def run_engine() -> None:
+    """Runs the crate's engine on standard input and output until ``quit`` (see ``konane.engine``)."""
 
 def serve(choose: Callable[[Position, dict[str, Any]], _MoveLike], name: str, author: str) -> None:
     """Speaks the protocol on standard input and output for ``choose`` (see ``run_bot``)."""

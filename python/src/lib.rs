@@ -9,6 +9,7 @@ mod draw;
 mod engine;
 mod legal;
 mod limit;
+mod pgn;
 mod rules;
 mod solve;
 
@@ -63,6 +64,7 @@ fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<legal::PyLegalMoves>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_class::<solve::PySolution>()?;
+    module.add_class::<solve::PyProofTable>()?;
     module.add_function(wrap_pyfunction!(solve::solve, module)?)?;
     module.add_class::<limit::PyLimit>()?;
     module.add_class::<engine::PyEngine>()?;
@@ -73,5 +75,8 @@ fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(arbiter::check, module)?)?;
     module.add_function(wrap_pyfunction!(arbiter::play_match, module)?)?;
     module.add_function(wrap_pyfunction!(bot::serve, module)?)?;
+    module.add_function(wrap_pyfunction!(bot::run_engine, module)?)?;
+    module.add_function(wrap_pyfunction!(pgn::read_pgn, module)?)?;
+    module.add_function(wrap_pyfunction!(pgn::write_pgn, module)?)?;
     Ok(())
 }

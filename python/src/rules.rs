@@ -97,14 +97,10 @@ pub fn move_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Move> {
     }
     match value.extract::<String>() {
         Ok(text) => parse_move(py, &text),
-        Err(_) => Err(error(
-            py,
-            "ParseError",
-            format!(
-                "a move is a Move or its text such as 'f5d5', not {}",
-                value.get_type().name()?
-            ),
-        )),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a move is a Move or its text such as 'f5d5', not {}",
+            value.get_type().name()?
+        ))),
     }
 }
 

@@ -4,12 +4,15 @@ use crate::limit::PyLimit;
 use crate::rules::{PyMove, PyPosition};
 use crate::{error, interruptible};
 use konane::arbiter::time_control::TimeControl;
+use konane::rules::Rules;
 use konane::solve::report::hash_mb_within;
 use konane::solve::{MoveResult, ProofTable, Solver};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What the solver proved of a position.
@@ -52,19 +55,117 @@ impl PySolution {
     }
 }
 
+/// A table of proven results kept across solves (`solve(..., table=)`), as the command
+/// line's `--table` keeps one across runs: it holds positions of one rule set, the first it
+/// is used with; `save` writes it to a file and `ProofTable.load` reads it back.
+#[pyclass(name = "ProofTable", module = "konane", frozen)]
+pub struct PyProofTable {
+    table: Arc<ProofTable>,
+    /// The rules of the positions it holds, once it holds any.
+    rules: Mutex<Option<Rules>>,
+}
+
+impl PyProofTable {
+    /// The table, for solving a position of `rules`: refused when it holds another rule set's.
+    fn for_rules(&self, rules: Rules) -> PyResult<Arc<ProofTable>> {
+        let mut held = self.rules.lock().unwrap_or_else(|p| p.into_inner());
+        match *held {
+            Some(own) if own != rules => Err(PyValueError::new_err(format!(
+                "solve: this table holds positions of {own}, and the position is {rules}"
+            ))),
+            _ => {
+                *held = Some(rules);
+                Ok(self.table.clone())
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyProofTable {
+    /// A table of `hash_mb` MB (rounded down to a power of two of buckets).
+    #[new]
+    #[pyo3(signature = (hash_mb = 256))]
+    fn new(py: Python<'_>, hash_mb: usize) -> PyResult<PyProofTable> {
+        let table = ProofTable::new(hash_mb).map_err(|e| error(py, "KonaneError", e))?;
+        Ok(PyProofTable {
+            table: Arc::new(table),
+            rules: Mutex::new(None),
+        })
+    }
+
+    /// Reads a table `save` wrote for positions like `position` (its rules), at its saved
+    /// size or resized to `hash_mb`.
+    #[staticmethod]
+    #[pyo3(signature = (path, position, hash_mb = None))]
+    fn load(
+        py: Python<'_>,
+        path: PathBuf,
+        position: PyPosition,
+        hash_mb: Option<usize>,
+    ) -> PyResult<PyProofTable> {
+        let rules = position.position.rules();
+        let table = py
+            .detach(|| ProofTable::load(&path, rules, hash_mb))
+            .map_err(|e| error(py, "KonaneError", e))?;
+        Ok(PyProofTable {
+            table: Arc::new(table),
+            rules: Mutex::new(Some(rules)),
+        })
+    }
+
+    /// Writes the table to `path` (whole, or not at all), for `ProofTable.load`.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let Some(rules) = *self.rules.lock().unwrap_or_else(|p| p.into_inner()) else {
+            return Err(error(
+                py,
+                "KonaneError",
+                "save: the table holds no position yet (solve with it first)",
+            ));
+        };
+        let table = self.table.clone();
+        py.detach(|| table.save(&path, rules))
+            .map_err(|e| error(py, "KonaneError", e))
+    }
+
+    /// Results stored.
+    #[getter]
+    fn stored(&self) -> u64 {
+        self.table.stored()
+    }
+
+    /// Its size in MB.
+    #[getter]
+    fn megabytes(&self) -> usize {
+        self.table.bytes() >> 20
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ProofTable({} MB, {} results stored)",
+            self.megabytes(),
+            self.stored()
+        )
+    }
+}
+
 /// Solves `position` exactly: is it a win or a loss for the side to move, and which moves
 /// win. `limit`, a `Limit` of `movetime` (seconds) or `nodes`, bounds the work (the result is
 /// `unknown` when it runs out); Ctrl-C stops it with `KeyboardInterrupt`. `hash_mb` sizes the
 /// proof table (by default from the number of stones, no larger than the limit can use: a big
-/// fresh table costs its first writes, which a short solve cannot afford). With `all_moves` every root move is proven, else the solve ends
-/// at the first winning move. `threads` search together, sharing the table (by default one).
+/// fresh table costs its first writes, which a short solve cannot afford); `table`, a
+/// `ProofTable`, keeps what is proven for later solves instead. With `all_moves` every root
+/// move is proven, else the solve ends at the first winning move. `threads` search together,
+/// sharing the table (by default one).
 #[pyfunction]
-#[pyo3(signature = (position, limit = None, *, hash_mb = None, all_moves = true, threads = 1))]
+#[pyo3(signature = (position, limit = None, *, hash_mb = None, table = None, all_moves = true, threads = 1))]
+#[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
     position: PyPosition,
     limit: Option<PyLimit>,
     hash_mb: Option<usize>,
+    table: Option<PyRef<'_, PyProofTable>>,
     all_moves: bool,
     threads: usize,
 ) -> PyResult<PySolution> {
@@ -86,13 +187,24 @@ pub fn solve(
             ));
         }
     };
-    let megabytes = hash_mb.unwrap_or_else(|| hash_mb_within(&position, time, nodes));
-    let table = ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?;
+    let table = match (table, hash_mb) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "solve: give hash_mb or table, not both (a table has its size)",
+            ));
+        }
+        (Some(kept), None) => kept.for_rules(position.rules())?,
+        (None, megabytes) => {
+            let megabytes = megabytes.unwrap_or_else(|| hash_mb_within(&position, time, nodes));
+            Arc::new(ProofTable::new(megabytes).map_err(|e| error(py, "KonaneError", e))?)
+        }
+    };
+    let table = &*table;
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let watched = &stop;
     let solution = interruptible(py, &stop, || {
-        let mut solver = Solver::new(&table, watched).with_threads(threads);
+        let mut solver = Solver::new(table, watched).with_threads(threads);
         if let Some(time) = time {
             solver = solver.with_deadline(started + time);
         }

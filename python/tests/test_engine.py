@@ -218,3 +218,26 @@ def test_an_analysis_of_a_crashing_engine_raises_and_leaves_nothing(fixture_comm
             position.play(analysis.wait())
     engine.quit()
     assert survivors(tag) == []
+
+
+def test_the_package_brings_its_own_engine():
+    import konane.engine
+
+    with konane.Engine(konane.engine.command()) as engine:
+        assert engine.name == f"Konane {konane.__version__}"
+        position = konane.Position("6x6")
+        assert engine.play(position, konane.Limit(depth=2)).move in position.legal_moves()
+    results = {r.name: r.outcome for r in konane.check(konane.engine.command(), quick=True)}
+    assert "fail" not in results.values(), results
+
+
+def test_pip_puts_konane_engine_beside_python():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("konane-engine")
+    done = subprocess.run([str(script)], input="uci\nquit\n", capture_output=True, text=True, timeout=30)
+    assert done.stdout.splitlines()[0] == f"id name Konane {konane.__version__}"
+    refused = subprocess.run([str(script), "perft", "3"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and "takes no arguments" in refused.stderr

@@ -84,7 +84,7 @@ def test_bad_input_raises_errors_that_name_it():
         position.play("d4")
     with pytest.raises(konane.ParseError, match="'q0'"):
         position.play("q0")
-    with pytest.raises(konane.ParseError, match="not int"):
+    with pytest.raises(TypeError, match="not int"):
         position.play(7)
     with pytest.raises(konane.ParseError, match="'x'"):
         konane.Position.from_string("bw/wx b")

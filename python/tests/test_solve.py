@@ -68,3 +68,24 @@ def test_ctrl_c_interrupts_a_long_solve():
     with pytest.raises(KeyboardInterrupt):
         konane.solve(konane.Position("8x8"))
     assert time.monotonic() - started < 10
+
+
+def test_a_proof_table_keeps_what_was_proven_across_solves_and_files(tmp_path):
+    position = konane.Position("6x6")
+    position.play("d3")
+    position.play("d4")
+    table = konane.ProofTable(64)
+    first = konane.solve(position, table=table)
+    again = konane.solve(position, table=table)
+    assert first.result == again.result and first.proven
+    assert table.stored > 0 and again.nodes < first.nodes, (first.nodes, again.nodes)
+    path = tmp_path / "6x6.table"
+    table.save(path)
+    loaded = konane.ProofTable.load(path, position)
+    assert loaded.stored > 0 and konane.solve(position, table=loaded).nodes < first.nodes
+    with pytest.raises(ValueError, match="this table holds positions of 6x6"):
+        konane.solve(konane.Position("8x8"), konane.Limit(nodes=100), table=table)
+    with pytest.raises(ValueError, match="hash_mb or table"):
+        konane.solve(position, table=table, hash_mb=16)
+    with pytest.raises(konane.KonaneError, match="holds no position yet"):
+        konane.ProofTable(16).save(tmp_path / "empty.table")

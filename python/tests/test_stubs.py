@@ -69,5 +69,5 @@ def test_stubtest_finds_the_stubs_and_the_module_alike():
     run_mypy("mypy.stubtest", "--ignore-disjoint-bases", "konane._konane")
 
 
-def test_the_examples_pass_mypy_strict():
-    run_mypy("mypy", "--strict", "examples")
+def test_the_package_and_its_examples_pass_mypy_strict():
+    run_mypy("mypy", "--strict", "konane", "examples")

@@ -10,6 +10,7 @@ pub mod log;
 pub mod merge;
 pub mod openings;
 pub mod pgn;
+pub mod pgn_tree;
 pub mod play;
 pub mod preflight;
 pub mod process;
