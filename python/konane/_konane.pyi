@@ -339,8 +339,9 @@ class Engine:
         """What the engine announced: {name: {type, default, min, max, vars}}."""
     def configure(self, options: dict[str, _OptionValue]) -> None:
         """Sets options, checked against what the engine announced."""
-    def play(self, position: Position, limit: Limit) -> PlayResult:
-        """The engine's move under ``limit``; raises ``EngineError`` when the engine
+    def play(self, position: Position, limit: Limit, *, ponder: bool = False) -> PlayResult:
+        """The engine's move under ``limit`` (with ``ponder``, it thinks on until the next call);
+        raises ``EngineError`` when the engine
         crashes, stalls, runs out of time or sends an illegal move."""
     def analyse(
         self,

@@ -97,9 +97,11 @@ class Engine:
         """Sets options, checked against what the engine announced."""
         await asyncio.to_thread(self.engine.configure, options)
 
-    async def play(self, position: konane.Position, limit: konane.Limit) -> konane.PlayResult:
-        """The engine's move under ``limit``, checked legal."""
-        return await asyncio.to_thread(self.engine.play, position, limit)
+    async def play(
+        self, position: konane.Position, limit: konane.Limit, *, ponder: bool = False
+    ) -> konane.PlayResult:
+        """The engine's move under ``limit``, checked legal; with ``ponder`` it thinks on."""
+        return await asyncio.to_thread(self.engine.play, position, limit, ponder=ponder)
 
     async def analyse(
         self, position: konane.Position, limit: konane.Limit, *, multipv: int = 1

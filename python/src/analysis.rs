@@ -58,6 +58,7 @@ impl PyAnalysis {
     ) -> PyResult<PyAnalysis> {
         let py = engine.py();
         let this = engine.borrow();
+        this.stop_pondering(py)?;
         this.usable(py)?;
         let position = position.position;
         let rules = position.rules();

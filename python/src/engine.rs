@@ -41,6 +41,9 @@ pub struct PyEngine {
     quit: AtomicBool,
     /// Set while an `Analysis` has the engine's seat.
     pub(crate) analysing: AtomicBool,
+    /// The search `play(..., ponder=True)` left going on (an `Analysis`, held as any object
+    /// so that this file need not know its type), ended before any other call.
+    pondering: Mutex<Option<Py<PyAny>>>,
     /// The seat and the rules it was set up for, once a position was asked about.
     seat: Mutex<Option<(Seat, Rules)>>,
 }
@@ -136,6 +139,7 @@ impl PyEngine {
             log,
             quit: AtomicBool::new(false),
             analysing: AtomicBool::new(false),
+            pondering: Mutex::new(None),
             seat: Mutex::new(None),
         })
     }
@@ -177,24 +181,48 @@ impl PyEngine {
 
     /// Sets options (checked against what the engine announced); the engine restarts with
     /// them before its next move.
-    fn configure(&mut self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<()> {
+    fn configure(slf: &Bound<'_, Self>, options: &Bound<'_, PyDict>) -> PyResult<()> {
+        let py = slf.py();
+        slf.borrow().stop_pondering(py)?;
+        let mut this = slf.borrow_mut();
         for (name, value) in options_of(options)? {
-            check_value(&self.announced.options, &name, &value)
+            check_value(&this.announced.options, &name, &value)
                 .map_err(|why| error(py, "EngineError", why))?;
-            self.spec
+            this.spec
                 .options
                 .retain(|(own, _)| !own.eq_ignore_ascii_case(&name));
-            self.spec.options.push((name, value));
+            this.spec.options.push((name, value));
         }
-        self.shut_down(py);
+        this.shut_down(py);
         Ok(())
     }
 
     /// The engine's move in `position` under `limit` (a `Limit`). The move is checked: an
     /// engine that crashes, stalls, runs out of time or sends an illegal move raises
-    /// `EngineError` with the cause (and is restarted for the next call).
-    fn play(&self, py: Python<'_>, position: PyPosition, limit: PyLimit) -> PyResult<PyPlayResult> {
-        let (mv, elapsed, lines) = self.ask(py, position.position, &limit, None)?;
+    /// `EngineError` with the cause (and is restarted for the next call). With `ponder`, the
+    /// engine goes on thinking on the position after its move until the next call.
+    #[pyo3(signature = (position, limit, *, ponder = false))]
+    fn play(
+        slf: &Bound<'_, Self>,
+        position: PyPosition,
+        limit: PyLimit,
+        ponder: bool,
+    ) -> PyResult<PyPlayResult> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let (mv, elapsed, lines) = this.ask(py, position.position, &limit, None)?;
+        if let (true, Some(mv)) = (ponder, mv) {
+            let mut after = position.position;
+            after.play_unchecked(mv);
+            if !after.is_game_over() {
+                drop(this);
+                let search = slf.call_method1("analysis", (PyPosition::of(after),))?;
+                *slf.borrow()
+                    .pondering
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner()) = Some(search.unbind());
+            }
+        }
         let info = PyList::empty(py);
         for line in lines.iter().filter(|line| line.starts_with("info ")) {
             info.append(info_dict(py, line)?)?;
@@ -236,9 +264,11 @@ impl PyEngine {
     }
 
     /// Asks the engine to quit and makes sure it is gone; it plays no more after.
-    fn quit(&self, py: Python<'_>) {
+    fn quit(&self, py: Python<'_>) -> PyResult<()> {
+        self.stop_pondering(py)?;
         self.quit.store(true, Ordering::SeqCst);
         self.shut_down(py);
+        Ok(())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -251,9 +281,10 @@ impl PyEngine {
         _kind: &Bound<'_, PyAny>,
         _value: &Bound<'_, PyAny>,
         _traceback: &Bound<'_, PyAny>,
-    ) -> bool {
+    ) -> PyResult<bool> {
+        self.stop_pondering(py)?;
         self.shut_down(py);
-        false
+        Ok(false)
     }
 
     fn __repr__(&self) -> String {
@@ -271,6 +302,7 @@ impl PyEngine {
         limit: &PyLimit,
         lines: Option<usize>,
     ) -> PyResult<(Option<konane::Move>, Duration, Vec<String>)> {
+        self.stop_pondering(py)?;
         self.usable(py)?;
         if position.is_game_over() {
             return Ok((None, Duration::ZERO, Vec::new()));
@@ -280,6 +312,20 @@ impl PyEngine {
         let asked = self.ask_on(py, &mut seat, reusable, position, limit);
         self.put_seat(seat, rules);
         asked
+    }
+
+    /// Ends the search `play(..., ponder=True)` left going on, if there is one: the engine
+    /// gets its seat back.
+    pub(crate) fn stop_pondering(&self, py: Python<'_>) -> PyResult<()> {
+        let search = self
+            .pondering
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take();
+        if let Some(search) = search {
+            search.call_method1(py, "__exit__", (py.None(), py.None(), py.None()))?;
+        }
+        Ok(())
     }
 
     /// Refuses an engine that has quit or that an `Analysis` holds.

@@ -3,6 +3,7 @@ ending in clear exceptions with no process left behind."""
 
 import signal
 import threading
+import time
 
 import pytest
 
@@ -241,3 +242,21 @@ def test_pip_puts_konane_engine_beside_python():
     assert done.stdout.splitlines()[0] == f"id name Konane {konane.__version__}"
     refused = subprocess.run([str(script), "perft", "3"], capture_output=True, text=True, timeout=30)
     assert refused.returncode == 2 and "takes no arguments" in refused.stderr
+
+
+def test_an_engine_ponders_after_its_move_until_the_next_call(engine_path, tmp_path):
+    log = tmp_path / "ponder.log"
+    position = konane.Position("8x8")
+    with konane.Engine(engine_path, log=log) as engine:
+        result = engine.play(position, konane.Limit(movetime=0.05), ponder=True)
+        position.play(result.move)
+        after = str(position)
+        time.sleep(0.3)
+        reply = engine.play(position, konane.Limit(movetime=0.05))
+        assert reply.move in position.legal_moves()
+    lines = log.read_text().splitlines()
+    sent = [line.split("< ", 1)[1] for line in lines if "< " in line]
+    first_go = next(i for i, line in enumerate(sent) if line.startswith("go "))
+    ponder_go = next(i for i, line in enumerate(sent) if line.startswith("go ") and i > first_go)
+    assert sent[ponder_go - 1] == f"position fen {after}", "it ponders on the position after its move"
+    assert "stop" in sent[ponder_go + 1 :], "the next call ended the pondering"
