@@ -836,7 +836,7 @@ fn a_game_is_imported_from_pgn_or_a_move_list() {
         });
         server.post("/api/import", &body.to_string())
     };
-    let pgn = "[Board \"6x6\"]\n[Result \"*\"]\n\n1. d3 d4 {a comment} 2. b3d3 (2. f3d3) b4d4 *";
+    let pgn = "[Board \"6x6\"]\n[Result \"*\"]\n\n1. d3 d4 {a comment} 2. b3d3 (2. f3d3 (2. d1d3) b4d4) b4d4 *";
     let read = import(pgn);
     assert_eq!(read.status, 200, "{}", read.body);
     assert_eq!(read.body["rules"]["width"], 6);
@@ -845,6 +845,31 @@ fn a_game_is_imported_from_pgn_or_a_move_list() {
         serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
     );
     assert_eq!(read.body["players"][0]["name"], "Human");
+    // The variations come along, nested as written, and so do the players' names.
+    let branches: Vec<(String, String)> = read.body["variations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["move"].as_str().unwrap().to_string(),
+                b["parent"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let moves: Vec<&str> = branches.iter().map(|(mv, _)| mv.as_str()).collect();
+    assert_eq!(moves, ["f3d3", "b4d4", "d1d3"], "{}", read.body);
+    assert_eq!(branches[1].1, "v1", "b4d4 follows f3d3: {branches:?}");
+    let named = import("[Black \"Ann\"]\n[White \"Bob\"]\n\n1. d5 e5 *");
+    assert_eq!(named.body["players"][0]["name"], "Ann");
+    assert_eq!(named.body["players"][1]["name"], "Bob");
+    let (_, exported) = server.get_text("/api/pgn");
+    assert!(exported.contains("[Black \"Ann\"]"), "{exported}");
+    let own = import(&exported);
+    assert_eq!(
+        own.body["players"][1]["name"], "Bob",
+        "the page's own PGN reads back"
+    );
     // A bare move list takes the board of the request.
     let listed = import("d5 e5");
     assert_eq!(listed.status, 200, "{}", listed.body);

@@ -4,11 +4,12 @@
 #![no_main]
 
 use konane::arbiter::pgn;
+use konane::arbiter::pgn_tree;
 use konane::arbiter::record::GameRecord;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
-    let _ = pgn::read(text);
+    let _ = pgn_tree::read_games(text);
     for line in text.lines() {
         let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
             continue;
@@ -18,8 +19,15 @@ fuzz_target!(|text: &str| {
         assert_eq!(reread, record);
         if record.final_position().is_ok() {
             let written = pgn::pgn(&record, record.id, "fuzz");
-            let read = pgn::read(&written).expect("the PGN of a playable record reads back");
-            assert_eq!(read.moves, record.moves);
+            let read =
+                pgn_tree::read_games(&written).expect("the PGN of a playable record reads back");
+            let mut moves = Vec::new();
+            let mut node = &read[0].root;
+            while let Some(next) = node.children.first() {
+                moves.push(next.mv.clone());
+                node = next;
+            }
+            assert_eq!(moves, record.moves);
         }
     }
 });

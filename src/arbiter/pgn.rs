@@ -177,93 +177,6 @@ fn movetext(line: &Variation, first_ply: usize, words: &mut Vec<String>) {
     }
 }
 
-/// A game read from PGN text, or from a bare list of moves.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReadGame {
-    /// The tags, as written (`Board`, `Opening`, `Capture`, `FEN`, `Black`, ...).
-    pub tags: Vec<(String, String)>,
-    /// The moves of the main line, in notation (variations and comments are left out).
-    pub moves: Vec<String>,
-}
-
-impl ReadGame {
-    /// The value of tag `name`, if it is there.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(tag, _)| tag == name)
-            .map(|(_, value)| value.as_str())
-    }
-}
-
-/// Reads the first game of PGN `text`, or a list of moves (`d5 e5 f5d5`, move numbers
-/// allowed). Comments, variations, annotations and the result are skipped; the error names
-/// what could not be read. The moves are not checked against the rules here.
-pub fn read(text: &str) -> Result<ReadGame, String> {
-    let mut game = ReadGame::default();
-    let mut body = String::new();
-    for (number, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if let Some(tag) = trimmed.strip_prefix('[') {
-            if !game.moves.is_empty() || !body.trim().is_empty() {
-                break; // the next game's tags
-            }
-            let tag = tag
-                .strip_suffix(']')
-                .ok_or_else(|| format!("line {}: a tag must end with ']'", number + 1))?;
-            let (name, value) = tag
-                .split_once(' ')
-                .ok_or_else(|| format!("line {}: a tag is [Name \"value\"]", number + 1))?;
-            let value = value
-                .trim()
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| format!("line {}: a tag's value is in quotes", number + 1))?;
-            let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
-            game.tags.push((name.to_string(), value));
-        } else if !trimmed.starts_with('%') {
-            body += line;
-            body.push('\n');
-        }
-    }
-    let (mut depth, mut in_comment, mut in_line_comment) = (0usize, false, false);
-    let mut plain = String::new();
-    for c in body.chars() {
-        match c {
-            '\n' if in_line_comment => in_line_comment = false,
-            _ if in_line_comment => {}
-            '}' if in_comment => in_comment = false,
-            _ if in_comment => {}
-            '{' => in_comment = true,
-            ';' => in_line_comment = true,
-            '(' => depth += 1,
-            ')' if depth == 0 => return Err("a ')' closes no variation".to_string()),
-            ')' => depth -= 1,
-            _ if depth > 0 => {}
-            _ => plain.push(c),
-        }
-    }
-    if in_comment {
-        return Err("a comment '{' is never closed".to_string());
-    }
-    if depth > 0 {
-        return Err("a variation '(' is never closed".to_string());
-    }
-    for word in plain.split_whitespace() {
-        // Move numbers, glued to the move or not: `12.`, `12...`, `12.d5`.
-        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let word = word.trim_end_matches(['!', '?']);
-        if word.is_empty() || word.starts_with('$') {
-            continue;
-        }
-        if ["1-0", "0-1", "*", "1/2-1/2"].contains(&word) || word == "-0" || word == "-1" {
-            break;
-        }
-        game.moves.push(word.to_string());
-    }
-    Ok(game)
-}
-
 /// Brings the PGN file at `path` into agreement with the results file's `records` after an
 /// interruption: the PGN is written after the results, so it may end in a torn game, lack the
 /// last games, or hold a game whose results line was torn (and which is played again). The
@@ -416,19 +329,20 @@ mod tests {
             text.contains("1. d5 e5 2. f5d5 (2. c4c6 e5c5 (2... f4d4)) 2... c5e5 {then b5d5} *"),
             "{text}"
         );
-        let game = read(&text).unwrap();
-        assert_eq!(game.moves, ["d5", "e5", "f5d5", "c5e5"]);
-        assert_eq!(game.tag("Board"), Some("8x8"));
-        assert_eq!(game.tag("Black"), Some("b"));
-    }
-
-    #[test]
-    fn a_plain_move_list_is_read_and_bad_text_is_named() {
-        let game = read("1.d5 e5 2. f5d5!? $1 c5e5 ; a comment\n0-1").unwrap();
-        assert_eq!(game.moves, ["d5", "e5", "f5d5", "c5e5"]);
-        assert!(read("d5 (e5").unwrap_err().contains("never closed"));
-        assert!(read("d5 {e5").unwrap_err().contains("never closed"));
-        assert!(read("[Board 8x8]\nd5").unwrap_err().contains("in quotes"));
+        // The tree reader finds the variations where they were written.
+        let game = crate::arbiter::pgn_tree::read_games(&text)
+            .unwrap()
+            .remove(0);
+        let after_f5d5 = &game.root.children[0].children[0];
+        let moves: Vec<&str> = after_f5d5.children.iter().map(|n| n.mv.as_str()).collect();
+        assert_eq!(moves, ["f5d5", "c4c6"]);
+        let c4c6 = &after_f5d5.children[1];
+        let replies: Vec<&str> = c4c6.children.iter().map(|n| n.mv.as_str()).collect();
+        assert_eq!(replies, ["e5c5", "f4d4"]);
+        assert!(
+            game.tags
+                .contains(&("Board".to_string(), "8x8".to_string()))
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::arbiter::game::Clocks;
 use crate::arbiter::openings::Opening;
+use crate::arbiter::pgn_tree::{PgnNode, read_games};
 use crate::arbiter::record::Termination;
 use crate::arbiter::time_control::{MAX_TIME, TimeControl};
 use crate::gui::tree::{Node, Variations};
@@ -123,9 +124,19 @@ impl Import {
         engines: &[EngineInfo],
         stall: Duration,
     ) -> Result<Game, String> {
-        let read = crate::arbiter::pgn::read(&self.text).map_err(|e| format!("import: {e}"))?;
+        let mut games = read_games(&self.text).map_err(|e| format!("import: {e}"))?;
+        if games.is_empty() {
+            return Err("import: the text holds no game".to_string());
+        }
+        let read = games.swap_remove(0);
+        let tag = |name: &str| {
+            read.tags
+                .iter()
+                .find(|(tag, _)| tag == name)
+                .map(|(_, value)| value.as_str())
+        };
         let (mut width, mut height) = (self.width, self.height);
-        if let Some(board) = read.tag("Board") {
+        if let Some(board) = tag("Board") {
             let rules = Rules::default()
                 .with_size_text(board)
                 .map_err(|e| format!("import: the Board tag is WIDTHxHEIGHT: {e}"))?;
@@ -134,36 +145,61 @@ impl Import {
         let new = NewGame {
             width,
             height,
-            opening: read.tag("Opening").unwrap_or(&self.opening).to_string(),
-            capture: read.tag("Capture").unwrap_or(&self.capture).to_string(),
+            opening: tag("Opening").unwrap_or(&self.opening).to_string(),
+            capture: tag("Capture").unwrap_or(&self.capture).to_string(),
             black: "human".to_string(),
             white: "human".to_string(),
             time: TimeSetting::Movetime { ms: 1000 },
-            fen: read.tag("FEN").map(str::to_string),
+            fen: tag("FEN").map(str::to_string),
             stall_s: None,
             options: Default::default(),
             games: None,
         };
         let mut game =
             Game::new(number, &new, engines, stall).map_err(|e| format!("import: {e}"))?;
-        for (index, text) in read.moves.iter().enumerate() {
-            let number = index + 1;
+        game.names = [tag("Black"), tag("White")].map(|name| name.map(str::to_string));
+        // The main line is the game; every other line is a variation from where it branches.
+        let mut node = &read.root;
+        while let Some((main, others)) = node.children.split_first() {
+            let ply = game.moves.len();
+            let number = ply + 1;
             if game.ended.is_some() {
                 return Err(format!(
-                    "import: ply {number} ({text}) comes after the end of the game"
+                    "import: ply {number} ({}) comes after the end of the game",
+                    main.mv
                 ));
             }
-            let mv: Move = text
-                .parse()
-                .map_err(|e| format!("import: ply {number} ('{text}') is not a move: {e}"))?;
+            let mv = read_move(number, &main.mv)?;
             let mut after = *game.current();
             after
                 .play(mv)
                 .map_err(|why| format!("import: ply {number} ({mv}) is not legal: {why}"))?;
             game.play(mv, after);
+            for variation in others {
+                add_variation(&mut game, Node::Main(ply), variation, number)?;
+            }
+            node = main;
         }
         Ok(game)
     }
+}
+
+/// The move `text` of ply `number`, or why it is none.
+fn read_move(number: usize, text: &str) -> Result<Move, String> {
+    text.parse()
+        .map_err(|e| format!("import: ply {number} ('{text}') is not a move: {e}"))
+}
+
+/// Plays `line` (ply `number`) and what follows it as a variation from `from`.
+fn add_variation(game: &mut Game, from: Node, line: &PgnNode, number: usize) -> Result<(), String> {
+    let mv = read_move(number, &line.mv)?;
+    let at = game
+        .play_variation(from, mv)
+        .map_err(|why| format!("import: ply {number} ({mv}) of a variation: {why}"))?;
+    for next in &line.children {
+        add_variation(game, at, next, number + 1)?;
+    }
+    Ok(())
 }
 
 /// Who plays a side.
@@ -325,6 +361,8 @@ pub struct Game {
     pub variations: Variations,
     /// Black's chance to win at each game position an engine has scored (by ply).
     pub chances: BTreeMap<usize, f64>,
+    /// The players' names an imported game's tags give (Black's, White's).
+    pub names: [Option<String>; 2],
 }
 
 impl Game {
@@ -409,12 +447,20 @@ impl Game {
             ended: start.winner().map(Ended::no_move),
             variations: Variations::default(),
             chances: BTreeMap::new(),
+            names: [None, None],
         })
     }
 
     /// The position now.
     pub fn current(&self) -> &Position {
         self.positions.last().expect("the start is always there")
+    }
+
+    /// The name of the player of `side`: the imported game's, else the player's.
+    pub fn player_name(&self, side: Color) -> String {
+        self.names[side.index()]
+            .clone()
+            .unwrap_or_else(|| self.players[side.index()].name())
     }
 
     /// Who is to move now.

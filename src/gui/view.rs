@@ -253,9 +253,9 @@ pub fn state(context: &Context) -> Arc<str> {
             opening: game.rules.opening.to_string(),
             capture: game.rules.capture.to_string(),
         },
-        players: game.players.clone().map(|player| PlayerView {
-            engine: player != Player::Human,
-            name: player.name(),
+        players: Color::ALL.map(|side| PlayerView {
+            engine: game.players[side.index()] != Player::Human,
+            name: game.player_name(side),
         }),
         time: time_text(game.time_control, game.stall),
         start: game.positions[0].fen(),
@@ -317,7 +317,7 @@ pub fn position(game: &Game, node: Node) -> std::result::Result<Arc<str>, String
 
 /// The game so far as PGN (`*` as the result while it is in progress).
 pub fn game_pgn(game: &Game) -> String {
-    let players = [game.players[0].name(), game.players[1].name()];
+    let players = Color::ALL.map(|side| game.player_name(side));
     let start = game.positions[0].fen();
     let moves: Vec<String> = game.moves.iter().map(Move::to_string).collect();
     let played = Played::now();
