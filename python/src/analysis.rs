@@ -12,6 +12,7 @@ use konane::arbiter::time_control::{MAX_TIME, TimeControl};
 use konane::rules::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use pyo3::{PyTraverseError, PyVisit};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -155,7 +156,12 @@ impl PyAnalysis {
     /// The search ended: the engine gets its seat back and the move is kept.
     fn finished(&mut self, py: Python<'_>, seat: Seat, asked: Asked) {
         self.reports = None;
-        let engine = self.engine.borrow(py);
+        let Ok(engine) = self.engine.try_borrow(py) else {
+            // The engine is being torn down by the garbage collector (it held this search
+            // as its pondering): dropping the seat kills its process.
+            self.best = Some(None);
+            return;
+        };
         self.best = Some(match &asked {
             Asked::Move(mv, _) => Some(PyMove(*mv)),
             Asked::Stopped => None,
@@ -185,11 +191,8 @@ impl PyAnalysis {
         .map(|ended| {
             if let Some((seat, asked)) = ended {
                 self.finished(py, *seat, asked);
-            } else {
-                self.engine
-                    .borrow(py)
-                    .analysing
-                    .store(false, Ordering::SeqCst);
+            } else if let Ok(engine) = self.engine.try_borrow(py) {
+                engine.analysing.store(false, Ordering::SeqCst);
             }
         });
     }
@@ -248,6 +251,12 @@ impl PyAnalysis {
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
         slf
+    }
+
+    /// An analysis holds its engine: the garbage collector follows that reference (see
+    /// `Engine.__traverse__`).
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.engine)
     }
 
     /// Stops the search and waits for its end.

@@ -18,6 +18,7 @@ use konane::rules::{Position, Rules};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use pyo3::{PyTraverseError, PyVisit};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -289,6 +290,27 @@ impl PyEngine {
 
     fn __repr__(&self) -> String {
         format!("Engine('{}')", self.spec.command_line())
+    }
+
+    /// The search it ponders holds the engine too: the garbage collector sees that cycle
+    /// through here, so that an engine dropped while pondering is collected (and its
+    /// process killed) instead of kept until the program ends.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Ok(pondering) = self.pondering.try_lock()
+            && let Some(search) = pondering.as_ref()
+        {
+            visit.call(search)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        let search = self
+            .pondering
+            .get_mut()
+            .unwrap_or_else(|poison| poison.into_inner())
+            .take();
+        drop(search);
     }
 }
 

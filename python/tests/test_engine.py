@@ -260,3 +260,31 @@ def test_an_engine_ponders_after_its_move_until_the_next_call(engine_path, tmp_p
     ponder_go = next(i for i, line in enumerate(sent) if line.startswith("go ") and i > first_go)
     assert sent[ponder_go - 1] == f"position fen {after}", "it ponders on the position after its move"
     assert "stop" in sent[ponder_go + 1 :], "the next call ended the pondering"
+
+
+def test_an_engine_dropped_while_pondering_is_collected_with_its_process(fixture_command):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    command, tag = fixture_command("first")
+    # The command goes by the environment: in the script's own command line, the tag would
+    # make the script count as a survivor.
+    script = """
+import gc, json, os, sys, time, konane
+engine = konane.Engine(json.loads(os.environ["ENGINE_COMMAND"]))
+engine.play(konane.Position("6x6"), konane.Limit(depth=1), ponder=True)
+del engine
+gc.collect()
+print("collected", flush=True)
+time.sleep(5)
+"""
+    environment = dict(os.environ, ENGINE_COMMAND=json.dumps(command))
+    program = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=environment)
+    try:
+        assert program.stdout.readline().strip() == "collected"
+        assert survivors(tag) == [], "the engine went with the collected Engine"
+    finally:
+        program.kill()
+        program.wait()
