@@ -733,7 +733,8 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     })
     .await;
 
-    // A game imported as PGN, to review: its moves listed, its board from its tags.
+    // A game imported as PGN, to review: its moves and its variation listed, its board and
+    // Black's name from its tags.
     let pgn = "[Board \"6x6\"]\n[Black \"x\"]\n\n1. d3 d4 2. b3d3 (2. f3d3) 2... b4d4 *";
     js(
         &one,
@@ -750,14 +751,17 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
         one.accept_alert().await.unwrap();
     }
     board_drawn(&one, 36).await;
-    until(&one, "the imported moves", || async {
-        (moves_listed(&one).await == 4).then_some(())
+    until(&one, "the imported moves and variation", || async {
+        (moves_listed(&one).await == 5 && all(&one, "#moves .variation").await.len() == 1)
+            .then_some(())
     })
     .await;
+    let state = server.state();
     assert_eq!(
-        server.state()["moves"],
+        state["moves"],
         serde_json::json!(["d3", "d4", "b3d3", "b4d4"])
     );
+    assert_eq!(state["players"][0]["name"], "x", "{state}");
 
     // Analysis of three lines: each listed, the best drawn as an arrow, the bar filled.
     choose(&one, "analysis-lines", "3").await;
