@@ -6,7 +6,7 @@
 # HOSTS_FILE lists one SSH login per line in GNU parallel's --sshloginfile format (for
 # example "2/user@host": two shards at a time on that host; ":" is this machine). Every host
 # needs konane-arbiter and the engines at the paths given in the flags, for example after
-# `cargo install --path .`. Each shard writes results-K.jsonl on its host; the files are
+# `cargo install --path cli`. Each shard writes results-K.jsonl on its host; the files are
 # brought back here (--return) and merged. A shard that was interrupted can be continued by
 # running the same command again: --resume replays no finished game.
 #

@@ -22,7 +22,8 @@ __all__ = [
     "check",
     "play_match",
     "serve",
-    "run_engine",
+    "run_engine_cli",
+    "run_arbiter_cli",
     "read_pgn",
     "write_pgn",
 ]
@@ -444,8 +445,12 @@ def read_pgn(text: str) -> list[dict[str, Any]]:
 def write_pgn(game: dict[str, Any], first_is_white: bool) -> str:
     """The PGN text of a game given as ``read_pgn`` gives one."""
 
-def run_engine() -> None:
-    """Runs the crate's engine on standard input and output until ``quit`` (see ``konane.engine``)."""
+def run_engine_cli(arguments: list[str]) -> int:
+    """Runs ``konane-engine`` with ``arguments`` (its name first); returns the exit status."""
+
+def run_arbiter_cli(arguments: list[str], arbiter: list[str], engine: list[str]) -> int:
+    """Runs ``konane-arbiter`` with ``arguments`` (its name first); ``arbiter`` and ``engine``
+    are the commands that start this installation's arbiter and engine. Returns the exit status."""
 
 def serve(choose: Callable[[Position, dict[str, Any]], _MoveLike], name: str, author: str) -> None:
     """Speaks the protocol on standard input and output for ``choose`` (see ``run_bot``)."""

@@ -1,13 +1,12 @@
 //! `Engine.analysis`: a search whose `info` lines reach Python as they arrive, as
 //! python-chess's `engine.analysis()` gives them, until its limit or `stop()` ends it.
 
-use crate::engine::{PyEngine, info_dict};
+use crate::engine::{PyEngine, ask_alone, info_dict};
 use crate::interruptible;
 use crate::limit::PyLimit;
 use crate::rules::{PyMove, PyPosition};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
-use konane::arbiter::game::{Asked, Seat, ask};
-use konane::arbiter::openings::Opening;
+use konane::arbiter::game::{Asked, Seat};
 use konane::arbiter::time_control::{MAX_TIME, TimeControl};
 use konane::rules::Rules;
 use pyo3::prelude::*;
@@ -86,7 +85,6 @@ impl PyAnalysis {
             clocks: None,
         });
         let (game_rules, mut clocks) = this.game_rules(rules, &limit);
-        let deadlines = game_rules.deadlines;
         let (sender, reports) = unbounded();
         let lines = sender.clone();
         seat.listen(Box::new(move |line| {
@@ -95,27 +93,14 @@ impl PyAnalysis {
         seat.hurry_on(analysis.hurry.clone());
         let stop = analysis.stop.clone();
         std::thread::spawn(move || {
-            let started = if reusable {
-                seat.start(&deadlines)
-            } else {
-                seat.ready(&deadlines).map(|_| ())
-            };
-            let opening = Opening {
-                fen: Some(position.fen()),
-                moves: Vec::new(),
-            };
-            let asked = match started {
-                Ok(()) => ask(
-                    &mut seat,
-                    &position,
-                    &opening,
-                    &[],
-                    &game_rules,
-                    &mut clocks,
-                    &stop,
-                ),
-                Err(termination) => Asked::Lost(termination, None),
-            };
+            let asked = ask_alone(
+                &mut seat,
+                reusable,
+                &position,
+                &game_rules,
+                &mut clocks,
+                &stop,
+            );
             if asked == Asked::Stopped {
                 seat.halt(Duration::from_millis(500));
             }

@@ -105,13 +105,3 @@ pub fn serve(py: Python<'_>, choose: Py<PyAny>, name: String, author: String) ->
     let _ = worker.join();
     Ok(())
 }
-
-/// Runs the crate's own engine (`konane-engine` with no arguments) on standard input and
-/// output until `quit` or the end of input, so that `pip install konane` brings an engine.
-#[pyfunction]
-pub fn run_engine(py: Python<'_>) {
-    py.detach(|| {
-        let stdin = std::io::stdin();
-        konane::engine::run(stdin.lock(), Output::new(std::io::stdout()));
-    });
-}

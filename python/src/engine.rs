@@ -472,36 +472,15 @@ impl PyEngine {
                 .push(line.to_string())
         }));
         let (game_rules, mut clocks) = self.game_rules(rules, limit);
-        let opening = Opening {
-            fen: Some(position.fen()),
-            moves: Vec::new(),
-        };
         // Ctrl-C sets the engine's cancel flag: the move and any handshake end at once. It is
         // cleared for the next call, whose engine goes on.
         let cancel = self.spec.launch.cancel.clone();
         cancel.reset();
         let stop = cancel.flag();
-        let deadlines = self.deadlines;
         // A new seat starts a new game; later positions go to the same game, so that the
         // engine keeps what it learnt (its hash table).
         let asked = interruptible(py, stop, || {
-            let started = if reusable {
-                seat.start(&deadlines)
-            } else {
-                seat.ready(&deadlines).map(|_| ())
-            };
-            match started {
-                Ok(()) => ask(
-                    seat,
-                    &position,
-                    &opening,
-                    &[],
-                    &game_rules,
-                    &mut clocks,
-                    stop,
-                ),
-                Err(termination) => Asked::Lost(termination, None),
-            }
+            ask_alone(seat, reusable, &position, &game_rules, &mut clocks, stop)
         });
         let asked = match asked {
             Ok(asked) => asked,
@@ -636,4 +615,29 @@ pub fn info_dict<'py>(py: Python<'py>, line: &str) -> PyResult<Bound<'py, PyDict
         dict.set_item("string", text)?;
     }
     Ok(dict)
+}
+
+/// Readies `seat` (a new game when `new_game`, else the same game, so that the engine keeps what
+/// it learnt) and asks it for a move in `position`, sent as its position string alone.
+pub(crate) fn ask_alone(
+    seat: &mut Seat,
+    new_game: bool,
+    position: &Position,
+    game_rules: &GameRules,
+    clocks: &mut Clocks,
+    stop: &AtomicBool,
+) -> Asked {
+    let started = if new_game {
+        seat.start(&game_rules.deadlines)
+    } else {
+        seat.ready(&game_rules.deadlines).map(|_| ())
+    };
+    let opening = Opening {
+        fen: Some(position.fen()),
+        moves: Vec::new(),
+    };
+    match started {
+        Ok(()) => ask(seat, position, &opening, &[], game_rules, clocks, stop),
+        Err(termination) => Asked::Lost(termination, None),
+    }
 }

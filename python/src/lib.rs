@@ -5,6 +5,7 @@
 mod analysis;
 mod arbiter;
 mod bot;
+mod cli;
 mod draw;
 mod engine;
 mod legal;
@@ -75,7 +76,8 @@ fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(arbiter::check, module)?)?;
     module.add_function(wrap_pyfunction!(arbiter::play_match, module)?)?;
     module.add_function(wrap_pyfunction!(bot::serve, module)?)?;
-    module.add_function(wrap_pyfunction!(bot::run_engine, module)?)?;
+    module.add_function(wrap_pyfunction!(cli::run_engine_cli, module)?)?;
+    module.add_function(wrap_pyfunction!(cli::run_arbiter_cli, module)?)?;
     module.add_function(wrap_pyfunction!(pgn::read_pgn, module)?)?;
     module.add_function(wrap_pyfunction!(pgn::write_pgn, module)?)?;
     Ok(())

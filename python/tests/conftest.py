@@ -28,7 +28,7 @@ def engine_path() -> str:
 
 @pytest.fixture
 def fixture_command():
-    """A misbehaving engine of tests/fixtures: [program, behaviour, tag]; the tag marks its
+    """A misbehaving engine of cli/tests/fixtures: [program, behaviour, tag]; the tag marks its
     processes, so that a test can look for any left behind."""
 
     def command(behaviour: str) -> tuple[list[str], str]:
@@ -50,4 +50,4 @@ def survivors(tag: str) -> list[str]:
 
 
 EXAMPLE_BOT = [sys.executable, str(ROOT / "python" / "examples" / "fewest_replies.py")]
-PERFT_DIR = ROOT / "tests" / "perft"
+PERFT_DIR = ROOT / "cli" / "tests" / "perft"

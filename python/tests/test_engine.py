@@ -232,18 +232,6 @@ def test_the_package_brings_its_own_engine():
     assert "fail" not in results.values(), results
 
 
-def test_pip_puts_konane_engine_beside_python():
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(sys.executable).with_name("konane-engine")
-    done = subprocess.run([str(script)], input="uci\nquit\n", capture_output=True, text=True, timeout=30)
-    assert done.stdout.splitlines()[0] == f"id name Konane {konane.__version__}"
-    refused = subprocess.run([str(script), "perft", "3"], capture_output=True, text=True, timeout=30)
-    assert refused.returncode == 2 and "takes no arguments" in refused.stderr
-
-
 def test_an_engine_ponders_after_its_move_until_the_next_call(engine_path, tmp_path):
     log = tmp_path / "ponder.log"
     position = konane.Position("8x8")

@@ -9,7 +9,7 @@ from conftest import PERFT_DIR
 
 
 def perft_cases():
-    """(file, position string, opening, capture, depth, count) of tests/perft/*.txt, the
+    """(file, position string, opening, capture, depth, count) of cli/tests/perft/*.txt, the
     suite the Rust tests check against a naive generator."""
     cases = []
     for path in sorted(PERFT_DIR.glob("*.txt")):
@@ -86,6 +86,10 @@ def test_bad_input_raises_errors_that_name_it():
         position.play("q0")
     with pytest.raises(TypeError, match="not int"):
         position.play(7)
+    # The notation is lowercase, as the protocol's (a size's x is not a square: "8X8" reads).
+    with pytest.raises(konane.ParseError, match="files are lowercase letters a..z \\(write 'd1'\\)"):
+        konane.Move("D1D3")
+    assert konane.Position("6X6") == position
     with pytest.raises(konane.ParseError, match="'x'"):
         konane.Position.from_string("bw/wx b")
     with pytest.raises(konane.ParseError, match="27"):

@@ -18,7 +18,6 @@ use nix::unistd::Pid;
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
 use std::process::{ChildStdin, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 
@@ -28,17 +27,22 @@ pub const SUBCOMMAND: &str = "watchdog";
 /// The pipe to this program's watchdog, once started.
 static PIPE: OnceLock<Mutex<ChildStdin>> = OnceLock::new();
 
-/// Starts the watchdog by running `program` (this program's own executable) with
-/// [`SUBCOMMAND`]. Engines started before this, or without it, are not guarded.
-pub fn start(program: &Path) -> Result<(), String> {
+/// Starts the watchdog by running `arbiter`, the command that runs this program (its
+/// executable, or `python -m konane.arbiter`), with [`SUBCOMMAND`] after it. Engines started
+/// before this, or without it, are not guarded.
+pub fn start(arbiter: &[String]) -> Result<(), String> {
+    let (program, arguments) = arbiter
+        .split_first()
+        .ok_or("cannot start the watchdog: no command given")?;
     let mut child = Command::new(program)
+        .args(arguments)
         .arg(SUBCOMMAND)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .process_group(0)
         .spawn()
-        .map_err(|e| format!("cannot start the watchdog {}: {e}", program.display()))?;
+        .map_err(|e| format!("cannot start the watchdog {}: {e}", arbiter.join(" ")))?;
     let pipe = child.stdin.take().expect("stdin was piped");
     // The child is not waited for: it outlives this program by design, and is reaped by
     // whoever inherits it.

@@ -123,6 +123,15 @@ impl fmt::Display for SquareError {
     /// sends them raw to a terminal.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // The notation is lowercase, as the protocol's; a capital is told how to write it.
+            SquareError::BadFile(text) if text.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                let lower = text.to_ascii_lowercase();
+                let (text, lower) = (text.escape_debug(), lower.escape_debug());
+                write!(
+                    f,
+                    "bad square '{text}': files are lowercase letters a..z (write '{lower}')"
+                )
+            }
             SquareError::BadFile(text) => {
                 let text = text.escape_debug();
                 write!(f, "bad square '{text}': expected a file letter a..z first")
@@ -243,6 +252,17 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_capital_file_is_told_the_lowercase_spelling() {
+        let error = "D1".parse::<Square>().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "bad square 'D1': files are lowercase letters a..z (write 'd1')"
+        );
+        let error = "1d".parse::<Square>().unwrap_err().to_string();
+        assert_eq!(error, "bad square '1d': expected a file letter a..z first");
     }
 
     #[test]

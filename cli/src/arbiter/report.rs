@@ -14,10 +14,10 @@ impl Reporter for Printer {
     fn report(&mut self, event: Event) {
         match event {
             Event::Notice(Notice::Repaired(what)) => eprintln!("warning: {what}"),
-            Event::Notice(Notice::ShardIgnoresSprt) => crate::say!(
+            Event::Notice(Notice::ShardIgnoresSprt) => say!(
                 "This shard plays its whole slice: the SPRT is for `konane-arbiter merge` to apply to all shards together."
             ),
-            Event::GameFinished { record, progress } => crate::say!(
+            Event::GameFinished { record, progress } => say!(
                 "{}/{}  {}",
                 progress.finished,
                 progress.total,
@@ -41,11 +41,11 @@ pub fn summary(summary: &Summary, sprt: Option<&Sprt>, demo: bool) {
     let finished = summary.finished;
     match summary.ending {
         Ending::Interrupted if summary.started == 0 => {
-            crate::say!("\nInterrupted before the first game; --resume continues.");
+            say!("\nInterrupted before the first game; --resume continues.");
             return;
         }
         Ending::Interrupted => {
-            crate::say!(
+            say!(
                 "\nInterrupted after {finished} of {}; --resume continues.",
                 games(summary.total)
             );
@@ -54,7 +54,7 @@ pub fn summary(summary: &Summary, sprt: Option<&Sprt>, demo: bool) {
                     1 => ("The game".to_string(), "was"),
                     n => (format!("The {n} games"), "were"),
                 };
-                crate::say!(
+                say!(
                     "{count} in progress {were} abandoned, not recorded: --resume plays {} again.",
                     if summary.abandoned == 1 { "it" } else { "them" }
                 );
@@ -62,9 +62,9 @@ pub fn summary(summary: &Summary, sprt: Option<&Sprt>, demo: bool) {
         }
         Ending::SprtDecided => {
             let decided_at = finished - summary.after_verdict;
-            crate::say!("\nThe SPRT decided after {}.", games(decided_at));
+            say!("\nThe SPRT decided after {}.", games(decided_at));
             if summary.after_verdict > 0 {
-                crate::say!(
+                say!(
                     "The {} then in progress {} finished; {} recorded and counted below.",
                     games(summary.after_verdict),
                     if summary.after_verdict == 1 {
@@ -80,15 +80,15 @@ pub fn summary(summary: &Summary, sprt: Option<&Sprt>, demo: bool) {
                 );
             }
         }
-        Ending::Complete => crate::say!("\nFinished {}.", games(finished)),
+        Ending::Complete => say!("\nFinished {}.", games(finished)),
     }
-    crate::say_on!("{}", summary.standings.table(&summary.schedule, sprt));
+    say_on!("{}", summary.standings.table(&summary.schedule, sprt));
     if demo
         && let Some(record) = summary.records.last()
         && let Ok(position) = record.final_position()
     {
-        crate::say!("\nThe final position of game {}:", record.id);
-        crate::say!(
+        say!("\nThe final position of game {}:", record.id);
+        say!(
             "{}\n{}{}",
             progress_line(record),
             position.pretty(),

@@ -1,17 +1,16 @@
-//! `konane-engine`: the UCI/UGI engine; `perft` and `bench` subcommands for measurement.
+//! `konane-engine`: the UCI/UGI engine; `perft`, `solve` and `bench` subcommands.
 
-#[path = "../common/cli.rs"]
-mod cli;
 mod solve;
 
+use crate::console::{self, RulesArgs};
 use clap::{Parser, Subcommand};
-use cli::RulesArgs;
 use konane::{Position, PositionError};
-use std::process::ExitCode;
+use std::ffi::OsString;
 use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
+    name = "konane-engine",
     version,
     about = "Konane engine speaking UCI/UGI on stdin/stdout (see protocol.md)"
 )]
@@ -66,9 +65,19 @@ fn position_of(rules: &RulesArgs, fen: Option<&str>) -> Result<Position, Positio
     }
 }
 
-fn main() -> ExitCode {
-    cli::init_logging();
-    let cli = Cli::parse();
+/// Runs `konane-engine` with `arguments` (the program's name first) and returns its exit
+/// status: without a subcommand it speaks the protocol on standard input and output until
+/// `quit`; 2 for bad arguments; `solve` explains its own.
+pub fn main<I, T>(arguments: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    console::init_logging();
+    let cli = match Cli::try_parse_from(arguments) {
+        Ok(cli) => cli,
+        Err(error) => return console::clap_status(&error),
+    };
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -80,7 +89,7 @@ fn main() -> ExitCode {
                 Ok(position) => position,
                 Err(error) => {
                     eprintln!("error: {error}");
-                    return ExitCode::from(2);
+                    return 2;
                 }
             };
             let started = Instant::now();
@@ -95,14 +104,14 @@ fn main() -> ExitCode {
                 seconds,
                 nodes as f64 / seconds.max(1e-9)
             );
-            ExitCode::SUCCESS
+            0
         }
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Bench { depth }) => {
             let result = konane::bench::run(depth, &konane::search::Flags::default())
                 .expect("never stopped");
             say!("{} nodes {} nps", result.nodes, result.nps());
-            ExitCode::SUCCESS
+            0
         }
         None => {
             let stdin = std::io::stdin();
@@ -110,7 +119,7 @@ fn main() -> ExitCode {
                 stdin.lock(),
                 konane::protocol::io::Output::new(std::io::stdout()),
             );
-            ExitCode::SUCCESS
+            0
         }
     }
 }

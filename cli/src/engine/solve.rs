@@ -1,13 +1,12 @@
 //! `konane-engine solve`: its arguments, read and handed to the solver, the report or a split.
 
-use crate::cli::RulesArgs;
+use crate::console::RulesArgs;
 use clap::Args;
 use konane::solve::ProofTable;
-use konane::solve::report::{default_hash_mb, solve_openings, solve_position};
+use konane::solve::report::{hash_mb_within, solve_openings, solve_position};
 use konane::solve::split::{JobList, MAX_DEPTH, Split, SplitError};
 use konane::{Position, Rules};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +28,10 @@ pub struct SolveArgs {
     /// Solve every opening of the start position: each Black removal, then each White reply.
     #[arg(long, conflicts_with_all = ["fen", "moves", "all"])]
     openings: bool,
+    /// Stop after SECONDS and print what is proven by then (exit code 1 when that is not the
+    /// answer); the table is sized to what SECONDS can fill unless --hash is given.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with_all = ["split", "run", "join"])]
+    time: Option<Duration>,
     /// MB for the table of proven results [default: by the stones on the board: 64 MB for 36, doubling every two more, halving every two fewer; 16 MB to a quarter of the memory, at most 8192].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     hash: Option<u64>,
@@ -57,25 +60,21 @@ pub struct SolveArgs {
 /// How often a solve with `--table` saves it.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
-/// Runs `konane-engine solve`: exit code 0 when proven, 130 when Ctrl-C stopped it, 1 when a
-/// join lacks results, 2 on bad input.
-pub fn run(args: SolveArgs) -> ExitCode {
+/// Runs `konane-engine solve`: exit code 0 when proven, 130 when Ctrl-C stopped it, 1 when
+/// --time ran out first or a join lacks results, 2 on bad input.
+pub fn run(args: SolveArgs) -> u8 {
     match solve(args) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error}");
-            ExitCode::from(2)
+            2
         }
     }
 }
 
-fn solve(args: SolveArgs) -> Result<ExitCode, String> {
+fn solve(args: SolveArgs) -> Result<u8, String> {
     let exit = |finished: bool| {
-        if finished {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(130)
-        }
+        if finished { 0 } else { 130 }
     };
     let (mut out, mut diagnostics) = (std::io::stdout(), std::io::stderr());
     if let Some(dir) = &args.jobs
@@ -84,11 +83,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
         let split = Split::read(dir).map_err(|e| e.to_string())?;
         if args.join {
             let proven = split.join(dir, &mut out).map_err(|e| e.to_string())?;
-            return Ok(if proven {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            });
+            return Ok(if proven { 0 } else { 1 });
         }
         let Some(list) = &args.run else {
             return Err("--jobs needs --split DEPTH, --run JOBS or --join".into());
@@ -105,12 +100,13 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
             split.jobs(),
             dir.join("split.txt").display()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(0);
     }
     let table = open_table(&args, &position)?;
     let stop = stop_on_ctrl_c();
     let threads = threads(&args);
-    let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+    let timed_out = AtomicBool::new(false);
+    let solve = || {
         if args.openings {
             solve_openings(
                 &position,
@@ -132,9 +128,54 @@ fn solve(args: SolveArgs) -> Result<ExitCode, String> {
             )
             .map(|solved| solved.finished)
         }
+    };
+    let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+        within(args.time, &stop, &timed_out, solve)
     })?
     .map_err(|e| format!("cannot write the result: {e}"))?;
+    if !finished && timed_out.load(Ordering::SeqCst) {
+        return Ok(1);
+    }
     Ok(exit(finished))
+}
+
+/// Runs `solve`, setting `stop` (and `timed_out`) when `time` runs out before it returns.
+fn within<T>(
+    time: Option<Duration>,
+    stop: &AtomicBool,
+    timed_out: &AtomicBool,
+    solve: impl FnOnce() -> T,
+) -> T {
+    let Some(time) = time else {
+        return solve();
+    };
+    let deadline = Instant::now() + time;
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    timed_out.store(true, Ordering::SeqCst);
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep(left.min(Duration::from_millis(5)));
+            }
+        });
+        let result = solve();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 => Duration::try_from_secs_f64(seconds)
+            .map_err(|_| format!("{text} seconds is longer than any solve")),
+        _ => Err(format!("{text} is not a positive number of seconds")),
+    }
 }
 
 /// Runs `jobs` of `split` in order, skipping those solved already or no longer needed, with
@@ -176,7 +217,7 @@ fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Resu
 
 /// The proof table for a solve of `position`: the one saved in `--table`'s file if it
 /// exists (resized to `--hash` MB when given), else a new one of `--hash` MB (by default
-/// sized by the stones).
+/// sized by the stones and what --time can fill).
 fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, String> {
     if let Some(file) = &args.table
         && file.exists()
@@ -192,9 +233,10 @@ fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, Strin
         );
         return Ok(table);
     }
-    let megabytes = args
-        .hash
-        .map_or_else(|| default_hash_mb(position), |mb| mb as usize);
+    let megabytes = args.hash.map_or_else(
+        || hash_mb_within(position, args.time, None),
+        |mb| mb as usize,
+    );
     let table = ProofTable::new(megabytes)?;
     let main_mb = table.bytes() >> 20;
     if args.hash.is_some() && main_mb != megabytes {
@@ -252,7 +294,7 @@ fn with_checkpoints<T>(
 /// The position the flags name: the start or `--fen`, then `--moves`.
 fn position(args: &SolveArgs) -> Result<Position, String> {
     let mut position =
-        crate::position_of(&args.rules, args.fen.as_deref()).map_err(|e| e.to_string())?;
+        super::position_of(&args.rules, args.fen.as_deref()).map_err(|e| e.to_string())?;
     for (i, text) in args
         .moves
         .as_deref()

@@ -207,6 +207,28 @@ fn a_table_size_that_is_rounded_down_is_said() {
 }
 
 #[test]
+fn a_time_limit_stops_the_solve_and_sizes_its_table() {
+    // 8x8 after two removals is far beyond 0.03 s: stopped, said so, exit code 1, and a table
+    // small enough to clear in that time (not the gigabytes the stones alone would ask for).
+    let (code, out, err) = solve(&["--size", "8x8", "--moves", "d5 e5", "--time", "0.03"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.starts_with("result: unknown (stopped)\n"), "{out}");
+    assert!(err.contains("table 16 MB"), "{err}");
+    // Within its time, the answer is the same as without.
+    let (code, out, err) = solve(&["--size", "4x4", "--all", "--time", "60"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("result: loss\nwinner: White\n"), "{out}");
+    for bad in ["0", "-1", "nan", "inf", "soon"] {
+        let (code, _, err) = solve(&["--size", "4x4", "--time", bad]);
+        assert_eq!(code, Some(2), "{bad}: {err}");
+        assert!(
+            err.contains(&format!("'{bad}'")) || err.contains(bad),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn six_by_six_openings_as_norvig_reports_them() {
     let (code, out, err) = solve(&["--size", "6x6", "--openings", "--hash", "512"]);
     assert_eq!(code, Some(0), "{err}");
@@ -548,7 +570,7 @@ fn the_jobs_script_runs_a_split_and_joins_it() {
     let table = dir.join("jobs.table");
     let output = Command::new("bash")
         .args([
-            concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/solve-jobs.sh"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/solve-jobs.sh"),
             jobs,
             "1",
             "--threads",

@@ -2,13 +2,12 @@
 //! its tools. The arguments are read here and handed to the library (`konane::arbiter`); what
 //! the library reports is printed by `report`.
 
-#[path = "../common/cli.rs"]
-mod cli;
 mod report;
 mod tools;
 
+use crate::Installation;
+use crate::console::{self, RulesArgs};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use cli::RulesArgs;
 use konane::arbiter::game::{Deadlines, GameRules};
 use konane::arbiter::log::Log;
 use konane::arbiter::openings::{OpeningSource, read_openings};
@@ -20,13 +19,14 @@ use konane::arbiter::time_control::TimeControl;
 use konane::arbiter::tournament::Shard;
 use konane::arbiter::watchdog;
 use konane::arbiter::{self, Config, Ending};
+use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Duration;
 use tools::{CheckArgs, GuiArgs, MergeArgs, PlayArgs, run_check, run_gui, run_merge, run_play};
 
 #[derive(Parser)]
 #[command(
+    name = "konane-arbiter",
     version,
     about = "Plays Konane matches and tournaments between UCI/UGI engines, checking every move.",
     after_help = "Games come in colour-swapped pairs: each opening is played once with each engine as Black. \
@@ -176,20 +176,6 @@ impl LimitArgs {
     }
 }
 
-/// The konane-engine next to this program, which the demo and the GUI use when no
-/// `--engine` is given.
-fn engine_beside_this_program() -> Result<PathBuf, String> {
-    let here = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let engine = here.with_file_name("konane-engine");
-    if !engine.exists() {
-        return Err(format!(
-            "no --engine given and no konane-engine at {} (run cargo build --release first)",
-            engine.display()
-        ));
-    }
-    Ok(engine)
-}
-
 /// The words of each `--engine`, one group per occurrence.
 fn engine_groups(matches: &ArgMatches) -> Vec<Vec<String>> {
     matches
@@ -210,7 +196,11 @@ fn parse_tc(text: &str) -> Result<TimeControl, String> {
 }
 
 /// The tournament the flags describe, and whether it is the demo (no `--engine` given).
-fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), String> {
+fn config(
+    cli: Cli,
+    engine_groups: Vec<Vec<String>>,
+    installation: &Installation,
+) -> Result<(Config, bool), String> {
     let rules = cli.rules.rules();
     rules.check_opening().map_err(|e| e.to_string())?;
     let mut engines: Vec<EngineSpec> = engine_groups
@@ -223,9 +213,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), S
     let mut seed = cli.seed.unwrap_or(1);
     let mut random_plies = cli.random_plies;
     if demo {
-        let engine = engine_beside_this_program()?;
-        let command = engine.to_string_lossy().into_owned();
-        engines = vec![EngineSpec::parse(&[format!("cmd={command}")])?; 2];
+        engines = vec![EngineSpec::parse(&installation.engine_words()?)?; 2];
         if cli.limits.given().is_none() {
             time_control = TimeControl::Clock {
                 base: Duration::from_secs(2),
@@ -242,7 +230,7 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), S
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs() % 1_000_000)
         });
-        crate::say!(
+        say!(
             "Demo: konane-engine against itself, {games} games from random openings (--seed {seed})"
         );
     }
@@ -290,11 +278,22 @@ fn config(cli: Cli, engine_groups: Vec<Vec<String>>) -> Result<(Config, bool), S
     Ok((config, demo))
 }
 
-/// Runs `konane-arbiter` with the program's arguments; the exit code says how it ended.
-fn main() -> ExitCode {
-    cli::init_logging();
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+/// Runs `konane-arbiter` with `arguments` (the program's name first) and returns its exit
+/// status: 0 done, 1 a failed check or an unwritable output, 2 bad arguments, 130 interrupted.
+/// Help and version print here and return 0.
+pub fn main<I, T>(arguments: I, installation: &Installation) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    console::init_logging();
+    let parsed = Cli::command()
+        .try_get_matches_from(arguments)
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
+    let (mut cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(error) => return console::clap_status(&error),
+    };
     // Ctrl-C (or a termination signal) cancels whatever runs, and every wait for its engines.
     let interrupted = Cancel::new();
     let on_interrupt = interrupted.clone();
@@ -303,17 +302,10 @@ fn main() -> ExitCode {
     }
     if let Some(Tool::Watchdog) = cli.tool {
         watchdog::serve(std::io::stdin().lock());
-        return ExitCode::SUCCESS;
+        return 0;
     }
-    match std::env::current_exe() {
-        Ok(program) => {
-            if let Err(error) = watchdog::start(&program) {
-                eprintln!("warning: {error}; engines may outlive this program if it is killed");
-            }
-        }
-        Err(error) => eprintln!(
-            "warning: cannot find this program ({error}); engines may outlive it if it is killed"
-        ),
+    if let Err(error) = watchdog::start(&installation.arbiter) {
+        eprintln!("warning: {error}; engines may outlive this program if it is killed");
     }
     if let Some(tool) = cli.tool.take() {
         let (name, sub) = matches.subcommand().expect("a subcommand was given");
@@ -322,20 +314,20 @@ fn main() -> ExitCode {
             Tool::Check(args) => run_check(args, &groups, &interrupted),
             Tool::Play(args) => run_play(args, &groups, &interrupted),
             Tool::Merge(args) => run_merge(args),
-            Tool::Gui(args) => run_gui(args, &groups, &interrupted),
+            Tool::Gui(args) => run_gui(args, &groups, installation, &interrupted),
             Tool::Watchdog => unreachable!("served above"),
         };
         return outcome.unwrap_or_else(|error| {
             eprintln!("error: {name}: {error}");
-            ExitCode::from(2)
+            2
         });
     }
     let groups = engine_groups(&matches);
-    let (config, demo) = match config(cli, groups) {
+    let (config, demo) = match config(cli, groups, installation) {
         Ok(config) => config,
         Err(error) => {
             eprintln!("error: {error}");
-            return ExitCode::from(2);
+            return 2;
         }
     };
     let sprt = config.sprt;
@@ -344,17 +336,17 @@ fn main() -> ExitCode {
         Ok(summary) => {
             report::summary(&summary, sprt.as_ref(), demo);
             match summary.ending {
-                Ending::Interrupted => ExitCode::from(130),
-                Ending::Complete | Ending::SprtDecided => ExitCode::SUCCESS,
+                Ending::Interrupted => 130,
+                Ending::Complete | Ending::SprtDecided => 0,
             }
         }
         Err(error @ (arbiter::RunError::Rules(_) | arbiter::RunError::Setup(_))) => {
             eprintln!("error: {error}");
-            ExitCode::from(2)
+            2
         }
         Err(arbiter::RunError::Output(error)) => {
             eprintln!("error: {error}");
-            ExitCode::from(1)
+            1
         }
     }
 }

@@ -64,15 +64,15 @@ pub(super) struct GuiArgs {
 pub(super) fn run_gui(
     args: GuiArgs,
     groups: &[Vec<String>],
+    installation: &Installation,
     interrupted: &Cancel,
-) -> Result<ExitCode, String> {
+) -> Result<u8, String> {
     let mut engines: Vec<EngineSpec> = groups
         .iter()
         .map(|words| EngineSpec::parse(words).map(|spec| spec.cancelled_by(interrupted)))
         .collect::<Result<_, _>>()?;
     if engines.is_empty() {
-        let engine = engine_beside_this_program()?;
-        let spec = EngineSpec::parse(&[format!("cmd={}", engine.display())])?;
+        let spec = EngineSpec::parse(&installation.engine_words()?)?;
         engines.push(spec.cancelled_by(interrupted));
     }
     spec::check_names(&engines)?;
@@ -103,14 +103,14 @@ pub(super) fn run_gui(
         &settings.log,
     );
     if interrupted.is_cancelled() {
-        return Ok(ExitCode::from(130));
+        return Ok(130);
     }
     settings.announced = checked?
         .into_iter()
         .map(|announced| announced.options)
         .collect();
     gui::serve(settings, interrupted.flag().clone(), |address| {
-        crate::say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
+        say!("Konane GUI: http://{address}/ (Ctrl-C stops it)");
         if !address.ip().is_loopback() {
             eprintln!(
                 "warning: listening on {}: anyone who can reach it can play on this server",
@@ -118,7 +118,7 @@ pub(super) fn run_gui(
             );
         }
     })?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 #[derive(Args)]
@@ -153,7 +153,7 @@ fn write_merged(
     written
 }
 
-pub(super) fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
+pub(super) fn run_merge(args: MergeArgs) -> Result<u8, String> {
     for (flag, output) in [("--results", &args.results), ("--pgn", &args.pgn)] {
         if let Some(output) = output
             && (args.files.contains(output) || output.exists())
@@ -173,8 +173,8 @@ pub(super) fn run_merge(args: MergeArgs) -> Result<ExitCode, String> {
         args.results.as_deref(),
         args.pgn.as_deref(),
     )?;
-    crate::say_on!("{}", merged.report(args.files.len())?);
-    Ok(ExitCode::SUCCESS)
+    say_on!("{}", merged.report(args.files.len())?);
+    Ok(0)
 }
 
 fn parse_colour(text: &str) -> Result<Color, String> {
@@ -189,7 +189,7 @@ pub(super) fn run_play(
     args: PlayArgs,
     groups: &[Vec<String>],
     interrupted: &Cancel,
-) -> Result<ExitCode, String> {
+) -> Result<u8, String> {
     let engine = one_engine(groups)?.cancelled_by(interrupted);
     let rules = args.rules.rules();
     rules.check_opening().map_err(|e| e.to_string())?;
@@ -201,7 +201,7 @@ pub(super) fn run_play(
     };
     let checked = preflight::check_engines(std::slice::from_ref(&engine), rules, &deadlines, &log);
     if interrupted.is_cancelled() {
-        return Ok(ExitCode::from(130));
+        return Ok(130);
     }
     checked?;
     let settings = PlaySettings {
@@ -228,11 +228,7 @@ pub(super) fn run_play(
     });
     let mut out = std::io::stdout();
     play::play(&settings, &lines, &mut out, interrupted.flag())?;
-    Ok(if interrupted.is_cancelled() {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if interrupted.is_cancelled() { 130 } else { 0 })
 }
 
 #[derive(Args)]
@@ -261,7 +257,7 @@ pub(super) fn run_check(
     args: CheckArgs,
     groups: &[Vec<String>],
     interrupted: &Cancel,
-) -> Result<ExitCode, String> {
+) -> Result<u8, String> {
     let spec = one_engine(groups)?.cancelled_by(interrupted);
     let settings = CheckSettings {
         quick: args.quick,
@@ -270,29 +266,25 @@ pub(super) fn run_check(
         seed: args.seed,
         log: open_log(&args.log)?,
     };
-    crate::say!(
+    say!(
         "Checking engine '{}' ({}) over {}",
         spec.launch.name,
         spec.command_line(),
         spec.protocol
     );
-    let results = check::run(&spec, &settings, |result| crate::say!("{result}"));
+    let results = check::run(&spec, &settings, |result| say!("{result}"));
     if interrupted.is_cancelled() {
-        crate::say!("Interrupted after {} checks", results.len());
-        return Ok(ExitCode::from(130));
+        say!("Interrupted after {} checks", results.len());
+        return Ok(130);
     }
     let count = |outcome| results.iter().filter(|r| r.outcome == outcome).count();
     let failed = count(Outcome::Fail);
-    crate::say!(
+    say!(
         "{} checks passed, {failed} failed, {} skipped",
         count(Outcome::Pass),
         count(Outcome::Skip)
     );
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if failed == 0 { 0 } else { 1 })
 }
 
 /// The one engine of `play` and `check`, its name checked: `--engine` must be given once,

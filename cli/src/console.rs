@@ -1,4 +1,5 @@
-//! Command-line pieces shared by both binaries (each includes this file as its `cli` module).
+//! What both command lines share: the rule flags, logging, and printing that survives a closed
+//! pipe.
 
 use konane::{Capture, Opening, Rules};
 
@@ -37,7 +38,9 @@ impl RulesArgs {
 /// Prints the library's diagnostics on standard error when `RUST_LOG` asks for them
 /// (`RUST_LOG=debug`, `RUST_LOG=konane::arbiter=debug`); silent otherwise.
 pub fn init_logging() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    // A second run in one process (Python's) keeps the logger the first one set.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .try_init();
 }
 
 /// Writes to standard output. When the reader of a pipe has gone (`| head`), the program
@@ -63,15 +66,21 @@ pub fn write_stdout(args: std::fmt::Arguments, newline: bool) {
 
 /// `println!` that ends the program quietly when standard output is closed: see
 /// [`write_stdout`].
-#[macro_export]
 macro_rules! say {
-    () => { $crate::cli::write_stdout(format_args!(""), true) };
-    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), true) };
+    () => { $crate::console::write_stdout(format_args!(""), true) };
+    ($($arg:tt)*) => { $crate::console::write_stdout(format_args!($($arg)*), true) };
 }
 
 /// `print!` that ends the program quietly when standard output is closed: see
 /// [`write_stdout`].
-#[macro_export]
 macro_rules! say_on {
-    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), false) };
+    ($($arg:tt)*) => { $crate::console::write_stdout(format_args!($($arg)*), false) };
+}
+
+/// Prints what clap has to say about the arguments (help, version, or the error) and returns
+/// the exit status clap gives it: 0 for help and version, 2 for bad arguments.
+pub fn clap_status(error: &clap::Error) -> u8 {
+    // Printing fails only when the terminal is gone, and then there is no one to tell.
+    let _ = error.print();
+    u8::try_from(error.exit_code()).unwrap_or(2)
 }

@@ -103,7 +103,7 @@ where
         if Instant::now() > deadline {
             if let Ok(png) = browser.screenshot().await {
                 let _ = std::fs::write(
-                    concat!(env!("CARGO_MANIFEST_DIR"), "/target/gui-failure.png"),
+                    concat!(env!("CARGO_MANIFEST_DIR"), "/../target/gui-failure.png"),
                     png,
                 );
             }
