@@ -739,3 +739,61 @@ fn random_plies_no_game_can_last_are_refused() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_pondering_engine_ponders_on_the_reply_it_expects_and_keeps_its_clock() {
+    let dir = scratch("ponder");
+    let results = dir.join("results.jsonl");
+    let log = dir.join("log.txt");
+    let pondering = format!("{} ponder", engine_spec("pondering"));
+    let output = arbiter(
+        &[pondering, engine_spec("plain")],
+        &[
+            "--games",
+            "4",
+            "--tc",
+            "1+0.01",
+            "--results",
+            results.to_str().unwrap(),
+            "--log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // No game is lost on time, pondering or not.
+    for game in records(&results) {
+        assert_eq!(game["termination"], "normal", "{game}");
+    }
+    let log = std::fs::read_to_string(&log).unwrap();
+    let sent_to = |engine: &str| -> Vec<String> {
+        log.lines()
+            .filter_map(|line| common::arbiter::sent_to(line, engine).map(str::to_string))
+            .collect()
+    };
+    let sent = sent_to("pondering");
+    assert!(sent.contains(&"setoption name Ponder value true".to_string()));
+    let ponders = sent.iter().filter(|l| l.starts_with("go ponder ")).count();
+    let hits = sent.iter().filter(|l| *l == "ponderhit").count();
+    assert!(
+        ponders >= 10 && hits >= 1,
+        "{ponders} ponder searches, {hits} hits"
+    );
+    // Each ponder search ends with `ponderhit` (the reply came) or `stop` (another did).
+    for (i, line) in sent.iter().enumerate() {
+        if line.starts_with("go ponder ") {
+            let next = sent.get(i + 1).map(String::as_str);
+            assert!(
+                matches!(next, Some("ponderhit" | "stop")),
+                "after {line}: {next:?}"
+            );
+        }
+    }
+    assert!(
+        !sent_to("plain").iter().any(|l| l.contains("ponder")),
+        "the engine without `ponder` is never asked to"
+    );
+}

@@ -56,6 +56,12 @@ pub struct Seat {
     failure: Option<String>,
     /// Set by a GUI's "move now": the engine is sent `stop` and its answer played.
     hurry: Option<Arc<AtomicBool>>,
+    /// Whether the engine thinks on the opponent's time.
+    ponder: bool,
+    /// The reply the engine named with its last move (`bestmove X ponder Y`).
+    expected: Option<String>,
+    /// The reply the engine is pondering on now, sent as if played.
+    pondering: Option<String>,
 }
 
 impl Seat {
@@ -70,6 +76,14 @@ impl Seat {
             listener: None,
             failure: None,
             hurry: None,
+            // `ponder`, or the option the protocol sets for it (the GUI's form sets that).
+            ponder: spec.ponder
+                || spec
+                    .options
+                    .iter()
+                    .any(|(name, value)| name.eq_ignore_ascii_case("Ponder") && value == "true"),
+            expected: None,
+            pondering: None,
         }
     }
 
@@ -91,6 +105,7 @@ impl Seat {
 
     /// The running engine, started and ready for a new game.
     pub fn ready(&mut self, deadlines: &Deadlines) -> Result<&mut EngineProcess, Termination> {
+        self.stop_pondering(deadlines);
         self.start(deadlines)?;
         let process = self.process.as_mut().expect("started");
         let new_game = format!("{}newgame", self.protocol);
@@ -158,12 +173,62 @@ impl Seat {
         }
     }
 
+    /// Starts the engine pondering, if it ponders and named a reply that is legal after the
+    /// game so far (`position` after `opening` then `moves`): the reply is sent as played,
+    /// with `go ponder` and the clocks as they are.
+    pub fn start_pondering(
+        &mut self,
+        position: &Position,
+        opening: &Opening,
+        moves: &[String],
+        game_rules: &GameRules,
+        clocks: &Clocks,
+    ) {
+        let Some(reply) = self.expected.take().filter(|_| self.ponder) else {
+            return;
+        };
+        // Only a legal reply after which the engine has a move is worth pondering on; it is
+        // kept as this arbiter writes it, to compare with the reply played.
+        let reply = reply.parse::<Move>().ok().filter(|&mv| {
+            let mut after = *position;
+            after.play(mv).is_ok() && after.legal_moves().into_iter().next().is_some()
+        });
+        let (Some(reply), Some(process)) = (reply, self.process.as_mut()) else {
+            return;
+        };
+        let reply = reply.to_string();
+        let mut pondered = moves.to_vec();
+        pondered.push(reply.clone());
+        let go = go_command(game_rules.time_control, clocks.left, self.protocol == "ugi");
+        let go = go.replacen("go", "go ponder", 1);
+        let sent = process
+            .send(&position_command(opening, &pondered))
+            .and_then(|_| process.send(&go));
+        match sent {
+            Ok(()) => self.pondering = Some(reply),
+            Err(error) => self.discard(error),
+        }
+    }
+
+    /// Ends a ponder search, if one runs, by `stop` (its answer is not a move); an engine
+    /// that does not answer within the grace is killed.
+    fn stop_pondering(&mut self, deadlines: &Deadlines) {
+        if self.pondering.take().is_some() {
+            self.halt(ponder_grace(deadlines));
+        }
+    }
+
     /// Asks the engine to quit, then makes sure it is gone.
     pub fn shut_down(&mut self) {
         if let Some(process) = self.process.take() {
             process.shut_down(Duration::from_millis(500));
         }
     }
+}
+
+/// How long a pondering engine may take to answer `stop`.
+fn ponder_grace(deadlines: &Deadlines) -> Duration {
+    deadlines.time_margin.max(Duration::from_secs(2))
 }
 
 fn failure(error: ReadError) -> Termination {
@@ -240,7 +305,7 @@ pub fn play(
         start,
         opening_plies: opening.moves.len(),
     };
-    let seats = [black, white];
+    let mut seats = [black, white];
     for (index, color) in [(0, Color::Black), (1, Color::White)] {
         if let Err(termination) = seats[index].ready(deadlines) {
             // A handshake cut short by the user or the tournament's end is no one's fault.
@@ -254,10 +319,15 @@ pub fn play(
     }
     let mut clocks = Clocks::new(game_rules.time_control);
     let mut times = Vec::new();
-    loop {
+    let record = loop {
         if let Some(winner) = position.winner() {
-            let record = GameRecord::new(&setup, winner, Termination::Normal, moves, times);
-            return Some(record);
+            break Some(GameRecord::new(
+                &setup,
+                winner,
+                Termination::Normal,
+                moves,
+                times,
+            ));
         }
         let side = position.side_to_move();
         let seat = &mut *seats[side.index()];
@@ -275,16 +345,22 @@ pub fn play(
                 position.play_unchecked(mv);
                 moves.push(mv.to_string());
                 on_move(mv, took, &clocks);
+                seat.start_pondering(&position, opening, &moves, game_rules, &clocks);
             }
             Asked::Lost(termination, took) => {
                 times.extend(took.map(|t| t.as_millis() as u64));
                 let detail = failure_detail(&termination, seat);
                 let lost = GameRecord::new(&setup, side.opponent(), termination, moves, times);
-                return Some(GameRecord { detail, ..lost });
+                break Some(GameRecord { detail, ..lost });
             }
-            Asked::Stopped => return None,
+            Asked::Stopped => break None,
         }
+    };
+    // An engine pondering on a reply that never came stops before the next game.
+    for seat in seats.iter_mut() {
+        seat.stop_pondering(deadlines);
     }
+    record
 }
 
 /// What a crashed or stalled engine's seat knows of its end, for the record.
@@ -343,13 +419,27 @@ pub fn ask(
     let deadlines = &game_rules.deadlines;
     let index = position.side_to_move().index();
     let ugi = seat.protocol == "ugi";
+    // A pondering engine whose expected reply was played goes on with `ponderhit`, its clock
+    // running from then; on another reply its ponder search is stopped first.
+    let hit = match seat.pondering.take() {
+        Some(reply) if moves.last() == Some(&reply) => true,
+        Some(_) => {
+            seat.halt(ponder_grace(deadlines));
+            false
+        }
+        None => false,
+    };
     let Some(process) = seat.process.as_mut() else {
         return Asked::Lost(Termination::Crash, None);
     };
-    let go = go_command(game_rules.time_control, clocks.left, ugi);
-    let sent = process
-        .send(&position_command(opening, moves))
-        .and_then(|_| process.send(&go));
+    let sent = if hit {
+        process.send("ponderhit")
+    } else {
+        let go = go_command(game_rules.time_control, clocks.left, ugi);
+        process
+            .send(&position_command(opening, moves))
+            .and_then(|_| process.send(&go))
+    };
     let asked_at = Instant::now();
     let (allowance, silence) = match game_rules.time_control {
         TimeControl::Clock { .. } => (clocks.left[index] + deadlines.time_margin, None),
@@ -392,7 +482,9 @@ pub fn ask(
         }
         clocks.left[index] = clocks.left[index].saturating_sub(elapsed) + clocks.increment;
     }
-    let text = BestMove::parse(&line).map_or(String::new(), |best| best.mv);
+    let best = BestMove::parse(&line);
+    seat.expected = best.as_ref().and_then(|best| best.ponder.clone());
+    let text = best.map_or(String::new(), |best| best.mv);
     let legal = text.parse::<Move>().ok().filter(|&mv| {
         let mut after = *position;
         after.play(mv).is_ok()

@@ -191,6 +191,11 @@ impl Match<'_> {
                 self.position.play_unchecked(mv);
                 self.moves.push(mv.to_string());
                 self.last = Some(mv);
+                // With `ponder`, the engine thinks on the person's time.
+                let rules = &self.settings.game_rules;
+                let position = self.position;
+                self.seat
+                    .start_pondering(&position, &opening, &self.moves, rules, &self.clocks);
                 Turn::Played
             }
             Asked::Lost(termination, _) => Turn::Over(side.opponent(), termination),

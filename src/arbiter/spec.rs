@@ -14,14 +14,23 @@ pub struct EngineSpec {
     pub protocol: String,
     /// Options to set after the handshake.
     pub options: Vec<(String, String)>,
+    /// Think on the opponent's time (`go ponder` on the expected reply, then `ponderhit` or
+    /// `stop`), as cutechess-cli's `ponder`.
+    pub ponder: bool,
 }
 
 impl EngineSpec {
-    /// Reads `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]`.
+    /// Reads `cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]
+    /// [ponder]`.
     pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
         let (mut command, mut name, mut args, mut options, mut protocol) =
             (None, None, Vec::new(), Vec::new(), "uci".to_string());
+        let mut ponder = false;
         for word in words {
+            if word == "ponder" {
+                ponder = true;
+                continue;
+            }
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| format!("--engine: expected key=value, not '{word}'"))?;
@@ -39,7 +48,7 @@ impl EngineSpec {
                     }
                     _ => {
                         return Err(format!(
-                            "--engine: unknown key '{key}' (cmd, name, arg, option.NAME, proto)"
+                            "--engine: unknown key '{key}' (cmd, name, arg, option.NAME, proto, ponder)"
                         ));
                     }
                 },
@@ -60,6 +69,7 @@ impl EngineSpec {
             },
             protocol,
             options,
+            ponder,
         })
     }
 
@@ -72,6 +82,14 @@ impl EngineSpec {
             ("Capture".to_string(), rules.capture.to_string()),
         ];
         options.extend(self.options.iter().cloned());
+        // A pondering engine is told so, as the protocol asks (unless its options say).
+        if self.ponder
+            && !options
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("Ponder"))
+        {
+            options.push(("Ponder".to_string(), "true".to_string()));
+        }
         options
     }
 

@@ -41,7 +41,7 @@ With no --engine, plays a short demo match of konane-engine (found next to this 
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
-    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi]. Give it twice for a match, more for a tournament.
+    /// An engine: cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [ponder]. Give it twice for a match, more for a tournament.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// Pairing of three or more engines.

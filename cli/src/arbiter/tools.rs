@@ -12,7 +12,7 @@ use konane::{Color, Rules, gui};
 
 #[derive(Args)]
 pub(super) struct PlayArgs {
-    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME] [ponder].
     #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// Your colour (Black moves first).
@@ -41,7 +41,7 @@ pub(super) struct PlayArgs {
 
 #[derive(Args)]
 pub(super) struct GuiArgs {
-    /// An engine the page offers: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    /// An engine the page offers: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME] [ponder].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// The port to listen on (0 picks a free one).
@@ -233,7 +233,7 @@ pub(super) fn run_play(
 
 #[derive(Args)]
 pub(super) struct CheckArgs {
-    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME].
+    /// The engine: cmd=PATH [arg=ARG]... [option.NAME=VALUE]... [proto=uci|ugi] [name=NAME] [ponder].
     #[arg(long, required = true, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
     engine: Vec<String>,
     /// Fewer random positions (20 instead of 200), shorter movetime, one clock.

@@ -78,3 +78,16 @@ pub fn assert_none_left(tag: &str) {
         survivors(tag)
     );
 }
+
+/// The text of a `--log` line the arbiter sent to `engine` (tagged `engine#PID`), if it is one.
+pub fn sent_to<'a>(line: &'a str, engine: &str) -> Option<&'a str> {
+    let mut fields = line.trim_start().splitn(4, ' ');
+    let (_millis, name, direction, text) = (
+        fields.next()?,
+        fields.next()?,
+        fields.next()?,
+        fields.next()?,
+    );
+    let named = name == engine || name.strip_prefix(engine)?.starts_with('#');
+    (named && direction == "<").then_some(text)
+}
