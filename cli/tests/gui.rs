@@ -1196,3 +1196,41 @@ fn pause_resume_and_move_now() {
     );
     assert!(server.state()["result"].is_null(), "{}", server.state());
 }
+
+#[test]
+fn an_engine_set_to_ponder_thinks_on_the_persons_time() {
+    let dir = common::scratch::Scratch::new("gui-ponder");
+    let log = dir.join("engines.log");
+    let mut server = Server::start_with(
+        &[engine_spec("engine")],
+        &["--port", "0", "--log", log.to_str().unwrap()],
+    );
+    let started = server.post(
+        "/api/new",
+        r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"human","white":"engine","time":{"kind":"movetime","ms":50},"options":[{},{"Ponder":"true"}]}"#,
+    );
+    assert_eq!(started.status, 200, "{}", started.body);
+    let end = play_out(&server);
+    assert_eq!(end["result"]["termination"], "normal", "{end}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    let sent: Vec<&str> = log
+        .lines()
+        .filter_map(|line| common::arbiter::sent_to(line, "engine"))
+        .collect();
+    assert!(
+        sent.contains(&"setoption name Ponder value true"),
+        "{sent:?}"
+    );
+    assert!(sent.iter().any(|l| l.starts_with("go ponder ")), "{sent:?}");
+    // Each ponder search ends with `ponderhit` (the expected reply came) or `stop`.
+    for (i, line) in sent.iter().enumerate() {
+        if line.starts_with("go ponder ") {
+            assert!(
+                matches!(sent.get(i + 1), Some(&"ponderhit" | &"stop")),
+                "after {line}: {:?}",
+                sent.get(i + 1)
+            );
+        }
+    }
+    assert_eq!(server.stop(), Some(0));
+}

@@ -142,6 +142,22 @@ async fn click(browser: &Client, css: &str) {
         .unwrap();
 }
 
+/// Clicks the element `css` finds in a list the page may redraw: when a new move replaced it
+/// between finding and clicking (WebDriver's "stale element"), it is found again. A person's
+/// click has no such gap; the page must still answer each click that lands.
+async fn click_listed(browser: &Client, css: &str) {
+    for _ in 0..10 {
+        let element = browser.find(Locator::Css(css)).await.unwrap();
+        match element.click().await {
+            Ok(_) => return,
+            Err(fantoccini::error::CmdError::Standard(error))
+                if error.error == fantoccini::error::ErrorStatus::StaleElementReference => {}
+            Err(error) => panic!("clicking {css}: {error}"),
+        }
+    }
+    panic!("{css} went stale ten times running");
+}
+
 async fn choose(browser: &Client, select: &str, value: &str) {
     let css = format!("#{select} option[value='{value}']");
     click(browser, &css).await;
@@ -177,7 +193,9 @@ async fn a_person_plays_the_engine_by_clicking() {
     browser.goto(&format!("{}/", server.url)).await.unwrap();
     board_drawn(&browser, 64).await;
 
-    // A 6x6 game, the person Black, the engine White at 150 ms a move.
+    // A 6x6 game, the person Black, the engine White at 150 ms a move, set in the New game
+    // dialog.
+    click(&browser, "#new").await;
     fill(&browser, "width", "6").await;
     fill(&browser, "height", "6").await;
     choose(&browser, "black", "human").await;
@@ -190,11 +208,23 @@ async fn a_person_plays_the_engine_by_clicking() {
         .await
         .expect("the engine's Skill is offered");
     assert_eq!(skill.attr("max").await.unwrap().as_deref(), Some("20"));
+    // Pondering is offered too, as the engine announces it.
+    let ponder = all(
+        &browser,
+        "#options-white input[data-option='Ponder'][type='checkbox']",
+    )
+    .await;
+    assert_eq!(ponder.len(), 1, "Ponder is offered");
     skill.clear().await.unwrap();
     skill.send_keys("12").await.unwrap();
     click(&browser, "#start").await;
     board_drawn(&browser, 36).await;
     assert_eq!(server.state()["setup"]["options"][1]["Skill"], "12");
+    assert_eq!(
+        js(&browser, "return document.getElementById('setup').open;").await,
+        false,
+        "the dialog closes once the game starts"
+    );
     assert!(text(&browser, "#status").await.contains("Black to remove"));
 
     // A removal that is not allowed is refused with the reason, and changes nothing.
@@ -282,10 +312,16 @@ async fn a_person_plays_the_engine_by_clicking() {
         .sum();
     assert_eq!(stones, expected);
 
-    // The engine's scores of the game's positions make the graph over the game.
+    // The engine's scores of the game's positions make the graph over the game, drawn where
+    // it can be seen (an SVG's `hidden` property is no proof: it has none).
     assert_eq!(
-        js(&browser, "return document.getElementById('graph').hidden;").await,
-        false
+        js(
+            &browser,
+            "return document.getElementById('graph').getBoundingClientRect().height > 20;"
+        )
+        .await,
+        true,
+        "the graph is drawn"
     );
     assert_eq!(all(&browser, "#graph .curve").await.len(), 1);
 
@@ -304,6 +340,7 @@ async fn a_person_plays_the_engine_by_clicking() {
 
     // A position string loaded under `turning`: two paths from a1 land on c3, and the page
     // asks which.
+    click(&browser, "#new").await;
     choose(&browser, "capture", "turning").await;
     choose(&browser, "white", "human").await;
     fill(&browser, "fen", "4/1w2/w1w1/bw2 b").await;
@@ -561,11 +598,7 @@ async fn the_page_holds_up_on_a_laptop_and_a_phone() {
 
     // A new game from the form replaces this one after a confirmation; a short clock the
     // person lets run out loses on time.
-    click(&browser, "#setup summary").await;
-    let open = js(&browser, "return document.getElementById('setup').open;").await;
-    if open == false {
-        click(&browser, "#setup summary").await;
-    }
+    click(&browser, "#new").await;
     choose(&browser, "time-kind", "clock").await;
     fill(&browser, "time-a", "1.5").await;
     fill(&browser, "time-b", "0").await;
@@ -687,10 +720,16 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     click(&one, "#board g[data-square='a1']").await;
     click(&one, "#show-exact").await;
 
-    // A second click on the chosen stone lets it go.
+    // A second click on the chosen stone offers the paths that loop back to it (turning),
+    // and letting the stone go.
     click(&one, "#board g[data-square='a1']").await;
     assert_eq!(all(&one, "#board g.selected").await.len(), 1);
     click(&one, "#board g[data-square='a1']").await;
+    assert_eq!(
+        text(&one, "#choices button:last-child").await,
+        "Let the stone go"
+    );
+    click(&one, "#choices button:last-child").await;
     assert!(all(&one, "#board g.selected").await.is_empty());
     // A move typed on an earlier position is played there, as a variation: the game stays.
     fill(&one, "typed-move", "a1c1").await;
@@ -736,11 +775,11 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     // A game imported as PGN, to review: its moves and its variation listed, its board and
     // Black's name from its tags.
     let pgn = "[Board \"6x6\"]\n[Black \"x\"]\n\n1. d3 d4 2. b3d3 (2. f3d3) 2... b4d4 *";
+    click(&one, "#open-import").await;
     js(
         &one,
         &format!(
-            "document.getElementById('import-box').open = true; \
-             document.getElementById('import-text').value = {};",
+            "document.getElementById('import-text').value = {};",
             serde_json::json!(pgn)
         ),
     )
@@ -847,4 +886,437 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     one.close().await.unwrap();
     two.close().await.unwrap();
     assert_eq!(again.stop(), Some(0));
+}
+
+/// The page's parts that must stay where they are: the board's and the panel's boxes, and
+/// whether the page needs scrolling.
+async fn places(browser: &Client) -> serde_json::Value {
+    js(
+        browser,
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         const p = document.getElementById('panel').getBoundingClientRect(); \
+         return [Math.round(b.left), Math.round(b.top), Math.round(b.width), \
+                 Math.round(p.left), Math.round(p.width), \
+                 document.documentElement.scrollHeight <= window.innerHeight];",
+    )
+    .await
+}
+
+/// The variation rows of the move list written as PGN writes them: `(3. a b 4. c (4. d))`.
+async fn variation_rows(browser: &Client) -> serde_json::Value {
+    js(
+        browser,
+        "const walk = (el) => [...el.children].map((c) => c.classList.contains('variation') \
+             ? '(' + walk(c) + ')' : c.textContent).join(' '); \
+         return [...document.querySelectorAll('#moves li.variations')].map(walk);",
+    )
+    .await
+}
+
+/// Sizes the window so that the page inside it (less the browser's bars) is `width` x
+/// `height`, as on a device whose screen leaves the page that much.
+async fn page_size(browser: &Client, width: u32, height: u32) {
+    browser.set_window_size(width, height).await.unwrap();
+    let inner = js(browser, "return [window.innerWidth, window.innerHeight];").await;
+    let bars = |i: usize, wanted: u32| {
+        let got = inner[i].as_i64().unwrap();
+        u32::try_from(i64::from(wanted) + (i64::from(wanted) - got)).unwrap()
+    };
+    browser
+        .set_window_size(bars(0, width), bars(1, height))
+        .await
+        .unwrap();
+    until(browser, "the page resized", || async {
+        let now = js(browser, "return [window.innerWidth, window.innerHeight];").await;
+        (now == serde_json::json!([width, height])).then_some(())
+    })
+    .await;
+}
+
+/// Waits until the status line starts with `text`.
+async fn status_starts(browser: &Client, text: &str) {
+    until(browser, text, || async {
+        text_of_status(browser)
+            .await
+            .starts_with(text)
+            .then_some(())
+    })
+    .await;
+}
+
+async fn text_of_status(browser: &Client) -> String {
+    text(browser, "#status").await
+}
+
+/// Sends a key press to the page's document, as a person typing outside any field would.
+async fn key(browser: &Client, key: &str, ctrl: bool) {
+    js(
+        browser,
+        &format!(
+            "document.body.dispatchEvent(new KeyboardEvent('keydown', \
+             {{key: '{key}', ctrlKey: {ctrl}, bubbles: true}})); return true;"
+        ),
+    )
+    .await;
+}
+
+/// True when a1 is drawn at the top right: the board is turned round.
+async fn flipped(browser: &Client) -> bool {
+    js(
+        browser,
+        "const r = document.querySelector(\"#board g[data-square='a1'] rect\").getBoundingClientRect(); \
+         const b = document.getElementById('board').getBoundingClientRect(); \
+         return r.top < b.top + b.height / 2;",
+    )
+    .await
+        == true
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_defects_a_player_met_are_gone() {
+    let driver = Driver::start();
+    let tag = "gui-browser-defects-tag";
+    let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_konane-engine"));
+    let fixture = env!("CARGO_BIN_EXE_konane-fixture");
+    let first = format!("cmd={fixture} arg=first arg={tag} name=first");
+    let loud = format!("cmd={fixture} arg=crash-loud arg={tag} name=loud");
+    let mut server = Server::start(&[engine, first, loud]);
+    let browser = driver.browser().await;
+    // A laptop's 1366x768 screen leaves the page 1366x625 under the browser's bars.
+    page_size(&browser, 1366, 625).await;
+    browser.goto(&format!("{}/", server.url)).await.unwrap();
+    board_drawn(&browser, 64).await;
+    let new = |black: &str, white: &str, size: u8, ms: u32| {
+        format!(
+            r#"{{"width":{size},"height":{size},"opening":"traditional","capture":"straight","black":"{black}","white":"{white}","time":{{"kind":"movetime","ms":{ms}}}}}"#
+        )
+    };
+
+    // Fixed places (3, 13): stepping back, a crash text and a finished game move neither the
+    // board nor the panel, the page needs no scrolling on a laptop, and the crash is told once.
+    server.post("/api/new", &new("engine", "engine", 8, 60));
+    until(&browser, "six plies", || async {
+        (moves_listed(&browser).await >= 6).then_some(())
+    })
+    .await;
+    let placed = places(&browser).await;
+    assert_eq!(placed[5], true, "the laptop page scrolls: {placed}");
+    click(&browser, "#first").await;
+    click(&browser, "#forward").await;
+    click(&browser, "#forward").await;
+    status_starts(&browser, "After ply 2 of").await;
+    assert_eq!(
+        places(&browser).await,
+        placed,
+        "stepping back moved the page"
+    );
+    server.post("/api/new", &new("engine", "loud", 8, 60));
+    let crashed = result(&browser).await;
+    assert!(crashed.contains("crashed"), "{crashed}");
+    assert_eq!(
+        places(&browser).await,
+        placed,
+        "the crash text moved the page"
+    );
+    let told = js(
+        &browser,
+        "return document.body.innerText.split('playing white, crashed').length - 1;",
+    )
+    .await;
+    assert_eq!(told, 1, "the crash is told more than once");
+    let in_view = js(
+        &browser,
+        "return ['toolbar','messages','typed-move','live','moves','nav','game-bar','analysis-bar','export'] \
+           .filter((id) => { const r = document.getElementById(id).getBoundingClientRect(); \
+                             return r.height === 0 || r.top < 0 || r.bottom > window.innerHeight; });",
+    )
+    .await;
+    assert_eq!(
+        in_view,
+        serde_json::json!([]),
+        "parts out of view at 1366x625"
+    );
+
+    // Shortcuts (2): not inside the import box, not with Ctrl; plain `f` turns the board.
+    click(&browser, "#open-import").await;
+    let import = browser.find(Locator::Id("import-text")).await.unwrap();
+    import.send_keys("ff").await.unwrap();
+    assert!(
+        !flipped(&browser).await,
+        "typing f in the import box turned the board"
+    );
+    click(&browser, "#import-cancel").await;
+    key(&browser, "f", true).await;
+    assert!(!flipped(&browser).await, "Ctrl+F turned the board");
+    key(&browser, "f", false).await;
+    assert!(flipped(&browser).await, "f did not turn the board");
+    key(&browser, "f", false).await;
+
+    // Review with an empty box is refused and leaves the game (14).
+    let game = server.state()["game"].clone();
+    click(&browser, "#open-import").await;
+    browser
+        .find(Locator::Id("import-text"))
+        .await
+        .unwrap()
+        .clear()
+        .await
+        .unwrap();
+    click(&browser, "#import").await;
+    let said = text(&browser, "#import-message").await;
+    assert!(said.contains("Paste a PGN"), "{said}");
+    assert_eq!(server.state()["game"], game);
+    let refused = server.post(
+        "/api/import",
+        r#"{"text":"  ","width":8,"height":8,"opening":"traditional","capture":"straight"}"#,
+    );
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("the text is empty")
+    );
+
+    // Nested variations in PGN's order (4): the reply first, then its alternatives.
+    let pgn = "[Board \"6x6\"]\n\n1. f1 e1 2. f3f1 c1e1 3. d3f3 (3. d3d1 a1c1 4. b3d3 (4. b3f3)) 3... e1e3 *";
+    js(
+        &browser,
+        &format!(
+            "document.getElementById('import-text').value = {}; return true;",
+            serde_json::json!(pgn)
+        ),
+    )
+    .await;
+    click(&browser, "#import").await;
+    board_drawn(&browser, 36).await;
+    until(&browser, "the variation listed", || async {
+        (variation_rows(&browser).await.as_array()?.len() == 1).then_some(())
+    })
+    .await;
+    assert_eq!(
+        variation_rows(&browser).await,
+        serde_json::json!(["(3. d3d1 a1c1 4. b3d3 (4. b3f3))"])
+    );
+
+    // The side to move is that of the position shown (7); the title says it (15).
+    click(&browser, "#moves .ply[data-node='m1']").await;
+    status_starts(&browser, "After ply 1 of").await;
+    assert_eq!(all(&browser, "#player-white.to-move").await.len(), 1);
+    assert!(all(&browser, "#player-black.to-move").await.is_empty());
+    click(&browser, "#moves .ply[data-node='m2']").await;
+    status_starts(&browser, "After ply 2 of").await;
+    assert_eq!(all(&browser, "#player-black.to-move").await.len(), 1);
+    let title = browser.title().await.unwrap();
+    assert!(title.ends_with("to move \u{b7} Konane"), "{title}");
+
+    // An old refusal goes once the position shown changes (14).
+    click(&browser, "#board g[data-square='f1']").await;
+    assert!(!text(&browser, "#message").await.is_empty());
+    click(&browser, "#moves .ply[data-node='m1']").await;
+    until(&browser, "the old message gone", || async {
+        text(&browser, "#message").await.is_empty().then_some(())
+    })
+    .await;
+
+    // A capture that loops back to its square under `turning` can be played (5); counts
+    // are in the singular where they are one (14).
+    server.post(
+        "/api/new",
+        r#"{"width":8,"height":8,"opening":"traditional","capture":"turning","black":"human","white":"human","time":{"kind":"movetime","ms":100},"fen":"4/1w2/w1w1/bw2 b"}"#,
+    );
+    board_drawn(&browser, 16).await;
+    assert!(
+        text(&browser, "#count-black")
+            .await
+            .starts_with("1 stone, ")
+    );
+    click(&browser, "#board g[data-square='a1']").await;
+    click(&browser, "#board g[data-square='a1']").await;
+    let choices = until(&browser, "the loops offered", || async {
+        let buttons = all(&browser, "#choices button").await;
+        (!buttons.is_empty()).then_some(buttons)
+    })
+    .await;
+    let mut labels = Vec::new();
+    for button in &choices {
+        labels.push(button.text().await.unwrap());
+    }
+    assert!(
+        labels.contains(&"Let the stone go".to_string()),
+        "{labels:?}"
+    );
+    let around = labels
+        .iter()
+        .position(|l| l == "a1\u{2192}c1\u{2192}c3\u{2192}a3\u{2192}a1")
+        .unwrap_or_else(|| panic!("no loop through c1 in {labels:?}"));
+    choices[around].click().await.unwrap();
+    until(&browser, "the loop played", || async {
+        (server.state()["moves"] == serde_json::json!(["a1c1c3a3a1"])).then_some(())
+    })
+    .await;
+    // The game is over (White has no move): no stone is ringed as movable (14).
+    result(&browser).await;
+    assert!(all(&browser, "#board g.movable").await.is_empty());
+
+    // Take back is offered only when it can work (10); pause holds the person's moves (9).
+    server.post("/api/new", &new("human", "engine", 6, 60));
+    board_drawn(&browser, 36).await;
+    let disabled = |id: &'static str| {
+        let browser = &browser;
+        async move {
+            js(
+                browser,
+                &format!("return document.getElementById('{id}').disabled;"),
+            )
+            .await
+                == true
+        }
+    };
+    assert!(disabled("takeback").await, "take back before any move");
+    click(&browser, "#pause").await;
+    status_starts(&browser, "Paused").await;
+    assert!(all(&browser, "#board g.movable").await.is_empty());
+    let held = server.post("/api/move", r#"{"move":"a6","ply":0}"#);
+    assert_eq!(held.status, 422, "{}", held.body);
+    assert!(held.body["error"].as_str().unwrap().contains("paused"));
+    click(&browser, "#pause").await;
+    click_a_move(&browser).await;
+    until(&browser, "the engine's reply", || async {
+        (moves_listed(&browser).await >= 2).then_some(())
+    })
+    .await;
+    until(&browser, "take back offered", || async {
+        (!disabled("takeback").await).then_some(())
+    })
+    .await;
+    click(&browser, "#resign").await;
+    browser.accept_alert().await.unwrap();
+    result(&browser).await;
+    until(&browser, "take back withdrawn", || async {
+        disabled("takeback").await.then_some(())
+    })
+    .await;
+
+    // The lines menu offers what the analysis engine can show (11).
+    choose(&browser, "analysis-engine", "first").await;
+    assert_eq!(all(&browser, "#analysis-lines option").await.len(), 1);
+    assert!(disabled("analysis-lines").await);
+    choose(&browser, "analysis-engine", "engine").await;
+    assert_eq!(all(&browser, "#analysis-lines option").await.len(), 5);
+
+    // The evaluation bar (12): as tall as the board, readable, and Black's share on Black's
+    // side when the board is turned.
+    choose(&browser, "analysis-lines", "1").await;
+    click(&browser, "#analyse").await;
+    until(&browser, "the bar shown", || async {
+        let shown = js(
+            &browser,
+            "return !document.getElementById('eval-bar').hidden;",
+        )
+        .await;
+        (shown == true).then_some(())
+    })
+    .await;
+    let bar = js(
+        &browser,
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         const e = document.getElementById('eval-bar').getBoundingClientRect(); \
+         const t = getComputedStyle(document.getElementById('eval-text')); \
+         return [Math.abs(b.height - e.height) <= 2, t.color, t.backgroundColor];",
+    )
+    .await;
+    assert_eq!(
+        bar,
+        serde_json::json!([true, "rgb(17, 17, 17)", "rgb(255, 255, 255)"])
+    );
+    key(&browser, "f", false).await;
+    let fill_at_top = js(
+        &browser,
+        "const e = document.getElementById('eval-bar').getBoundingClientRect(); \
+         const f = document.getElementById('eval-fill').getBoundingClientRect(); \
+         return Math.abs(f.top - e.top) <= 2;",
+    )
+    .await;
+    assert_eq!(fill_at_top, true, "the bar did not turn with the board");
+    key(&browser, "f", false).await;
+    click(&browser, "#analyse").await;
+
+    // Accessibility (15): the stones a person can move are buttons the keyboard reaches,
+    // moves can be focused, and quiet text has AA contrast.
+    server.post("/api/new", &new("human", "engine", 8, 60));
+    board_drawn(&browser, 64).await;
+    let reachable = js(
+        &browser,
+        "const movable = document.querySelectorAll('#board g.movable').length; \
+         const focusable = document.querySelectorAll('#board g[tabindex=\"0\"][role=\"button\"]').length; \
+         const square = document.querySelector('#board g.movable'); square.focus(); \
+         square.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true})); \
+         return [movable > 0 && movable === focusable, document.querySelectorAll('#moves .ply[tabindex=\"0\"]').length, \
+                 getComputedStyle(document.getElementById('score-unit')).color];",
+    )
+    .await;
+    assert_eq!(reachable[0], true, "{reachable}");
+    assert_eq!(reachable[2], "rgb(89, 89, 89)");
+    until(&browser, "the removal played from the keyboard", || async {
+        (moves_listed(&browser).await >= 1).then_some(())
+    })
+    .await;
+
+    // A click on a move while engines play lands every time (6).
+    server.post("/api/new", &new("engine", "engine", 8, 60));
+    until(&browser, "four plies", || async {
+        (moves_listed(&browser).await >= 4).then_some(())
+    })
+    .await;
+    for _ in 0..6 {
+        click_listed(&browser, "#moves .ply[data-node='m2']").await;
+        status_starts(&browser, "After ply 2 of").await;
+        click(&browser, "#last").await;
+        until(&browser, "the game followed", || async {
+            (!text_of_status(&browser).await.starts_with("After ply")).then_some(())
+        })
+        .await;
+    }
+    // Stop game asks first (14): dismissed, the game goes on; accepted, it stops.
+    server.post("/api/new", &new("engine", "engine", 8, 5000));
+    board_drawn(&browser, 64).await;
+    click(&browser, "#stop-game").await;
+    browser.dismiss_alert().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(server.state()["result"].is_null(), "stopped without asking");
+    click(&browser, "#stop-game").await;
+    browser.accept_alert().await.unwrap();
+    let stopped = result(&browser).await;
+    assert!(stopped.to_lowercase().contains("stopped"), "{stopped}");
+
+    // A phone (12, 13): the board and its bar inside the screen, the engine's lines below the
+    // board without scrolling; held sideways, the board uses the height.
+    page_size(&browser, 390, 844).await;
+    until(&browser, "the phone layout", || async {
+        let fits = js(
+            &browser,
+            "const r = document.getElementById('board-row').getBoundingClientRect(); \
+             const l = document.getElementById('live').getBoundingClientRect(); \
+             return window.innerWidth < 500 && r.right <= window.innerWidth && l.bottom <= window.innerHeight;",
+        )
+        .await;
+        (fits == true).then_some(())
+    })
+    .await;
+    page_size(&browser, 844, 390).await;
+    until(&browser, "a sideways board of 300 px or more", || async {
+        let tall = js(
+            &browser,
+            "const b = document.getElementById('board').getBoundingClientRect(); \
+             return window.innerWidth > window.innerHeight && b.height >= 300 && b.bottom <= window.innerHeight;",
+        )
+        .await;
+        (tall == true).then_some(())
+    })
+    .await;
+
+    browser.close().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
+    common::arbiter::assert_none_left(tag);
 }

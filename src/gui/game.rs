@@ -124,6 +124,9 @@ impl Import {
         engines: &[EngineInfo],
         stall: Duration,
     ) -> Result<Game, String> {
+        if self.text.trim().is_empty() {
+            return Err("import: the text is empty: paste a PGN or a list of moves".to_string());
+        }
         let mut games = read_games(&self.text).map_err(|e| format!("import: {e}"))?;
         if games.is_empty() {
             return Err("import: the text holds no game".to_string());

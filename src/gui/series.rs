@@ -100,11 +100,7 @@ impl Series {
         }
         spec::make_names_unique(&mut specs);
         let names = [specs[0].launch.name.clone(), specs[1].launch.name.clone()];
-        for (player, name) in first.players.iter_mut().zip(&names) {
-            if let Player::Engine { name: shown, .. } = player {
-                shown.clone_from(name);
-            }
-        }
+        show_engine_names(first, &names);
         let openings = match &first.opening.fen {
             Some(_) => OpeningSource::List(vec![first.opening.clone()]),
             None => OpeningSource::Start,
@@ -177,11 +173,7 @@ impl Series {
 
     /// Names `game`'s engines as the match does (`k` and `k-2` for two of one engine).
     pub fn name_players(&self, game: &mut Game, start: &GameStart) {
-        for (player, name) in game.players.iter_mut().zip(&start.players) {
-            if let Player::Engine { name: shown, .. } = player {
-                shown.clone_from(name);
-            }
-        }
+        show_engine_names(game, &start.players);
     }
 
     /// True when game `id` of the match is the one on screen.
@@ -247,6 +239,15 @@ fn ended_of(record: &GameRecord) -> Ended {
                 Color::White => &record.white,
             };
             Ended::forfeit(loser, name, other, record.detail.clone())
+        }
+    }
+}
+
+/// Shows `names` (Black's, then White's) for the engines of `game`.
+fn show_engine_names(game: &mut Game, names: &[String]) {
+    for (player, name) in game.players.iter_mut().zip(names) {
+        if let Player::Engine { name: shown, .. } = player {
+            shown.clone_from(name);
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Context<'a> {
     pub paused: bool,
     /// A message for the person (an analysis engine that failed, ...).
     pub notice: Option<&'a str>,
+    /// Why the person cannot take back a move now, or `None` when they can.
+    pub why_no_takeback: Option<String>,
 }
 
 /// The analysis, as the page is told of it.
@@ -126,6 +128,7 @@ struct State<'a> {
     held: bool,
     paused: bool,
     notice: Option<&'a str>,
+    why_no_takeback: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -219,6 +222,8 @@ pub fn state(context: &Context) -> Arc<str> {
     let human_to_move = game.players[side.index()] == Player::Human;
     let why_not = if let Some(ended) = &game.ended {
         Some(format!("The game is over. {}", ended.text))
+    } else if context.held {
+        Some("The game is paused: Resume to move.".to_string())
     } else if !human_to_move {
         Some(format!(
             "It is {}'s turn: the engine plays it.",
@@ -288,6 +293,7 @@ pub fn state(context: &Context) -> Arc<str> {
         held: context.held,
         paused: context.paused,
         notice: context.notice,
+        why_no_takeback: context.why_no_takeback.as_deref(),
     };
     Arc::from(serde_json::to_string(&state).expect("the state serialises"))
 }

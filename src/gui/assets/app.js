@@ -21,13 +21,32 @@ let selected = null;    // the square of the stone the person chose
 let flipped = false;    // White's side at the bottom
 let connected = false;  // the live stream is open
 let lastLive = {};
+let preview = null;     // the first move of the engine line the pointer is on, drawn as an arrow
+let gameBeforeRestart = null;  // the game shown when the server went, until it is back
 let editing = null;     // the position editor's board: {width, height, rows, side}, while open
 let exact = null;       // the exact values of the position shown: {node, plies, values}
 let exactAsked = null;  // the position they were last asked for
 
 function say(text) { $("message").textContent = text || ""; }
+// `count` and the noun, singular for 1: "1 stone", "2 stones".
+function plural(count, noun) { return `${count} ${noun}${count === 1 ? "" : "s"}`; }
 
-async function post(path, body) {
+function openDialog(id) { if (!$(id).open) $(id).showModal(); }
+function closeDialog(id) { if ($(id).open) $(id).close(); }
+function anyDialogOpen() { return Boolean(document.querySelector("dialog[open]")); }
+
+// Settings this browser remembers between visits.
+const SETTINGS_KEY = "konane-settings";
+function loadSettings() {
+  try { return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {}; } catch { return {}; }
+}
+function saveSettings() {
+  const settings = { flipped, lines: $("analysis-lines").value, engine: $("show-engine").checked, exact: $("show-exact").checked };
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); } catch { /* private mode: not kept */ }
+}
+
+// Sends `body` to `path`; a refusal is shown by `tell` (the page's message line by default).
+async function post(path, body, tell = say) {
   try {
     const response = await fetch(path, {
       method: "POST",
@@ -35,11 +54,11 @@ async function post(path, body) {
       body: JSON.stringify(body),
     });
     const answer = await response.json();
-    if (!response.ok) { say(answer.error); return null; }
-    say("");
+    if (!response.ok) { tell(answer.error); return null; }
+    tell("");
     return answer;
   } catch (error) {
-    say("The server does not answer: " + error.message);
+    tell("The server does not answer: " + error.message);
     return null;
   }
 }
@@ -157,9 +176,13 @@ function drawBoard() {
   board.setAttribute("viewBox", `0 0 ${width * CELL + 2 * MARGIN} ${height * CELL + 2 * MARGIN}`);
   board.replaceChildren();
   const moves = legal();
-  const movable = new Set(moves.map((m) => m.from));
+  // Once the game is over its last position offers no rings: moves there are variations.
+  const over = following() && Boolean(state.result) && !editing;
+  const movable = new Set(over ? [] : moves.map((m) => m.from));
   const targets = selected ? moves.filter((m) => m.from === selected) : [];
+  const landings = new Set(targets.map((m) => m.to));
   const last = new Set(position.last);
+  const stoneName = { b: "black stone", w: "white stone", ".": "empty" };
   for (let rank = 0; rank < height; rank++) {
     for (let file = 0; file < width; file++) {
       const name = squareName(file, rank);
@@ -169,11 +192,19 @@ function drawBoard() {
       const classes = ["square"];
       if (movable.has(name)) classes.push("movable");
       if (name === selected) classes.push("selected");
-      const group = node("g", { class: classes.join(" "), "data-square": name, "data-stone": stone }, board);
+      // The squares a person can act on are buttons the keyboard reaches (Tab, then Enter).
+      const actionable = editing || movable.has(name) || landings.has(name) || name === selected;
+      const group = node("g", {
+        class: classes.join(" "), "data-square": name, "data-stone": stone,
+        role: "button", "aria-label": `${name} ${stoneName[stone]}`, tabindex: actionable ? 0 : -1,
+      }, board);
       node("rect", { x, y, width: CELL, height: CELL, class: (file + rank) % 2 ? "sq-light" : "sq-dark" }, group);
       if (last.has(name)) node("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "last-mark" }, group);
       if (stone !== ".") node("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, class: "stone " + stone }, group);
       group.addEventListener("click", () => clicked(name));
+      group.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); clicked(name); focusSquare(name); }
+      });
     }
   }
   for (const move of targets) {
@@ -196,25 +227,35 @@ function drawBoard() {
   fitBoard();
 }
 
-// The board takes the space it has: the width of its column and the height of the window
-// less the players' line and the status below it (on a phone held upright, the width).
+// Keeps the keyboard on square `name` after the board is drawn anew.
+function focusSquare(name) {
+  const square = document.querySelector(`#board g[data-square='${name}']`);
+  if (square) square.focus();
+}
+
+// The board takes the space its column has, the evaluation bar's place kept beside it so that
+// the bar's coming and going moves nothing; on a phone held upright, the width and most of
+// the height. The bar is as tall as the board.
+const EVAL_BAR_SPACE = 24;
 function fitBoard() {
   if (!state) return;
   const { width, height } = boardSize();
   const columns = width + (2 * MARGIN) / CELL, rows = height + (2 * MARGIN) / CELL;
-  const stacked = getComputedStyle(document.querySelector("main")).flexDirection === "column";
-  const panel = stacked ? 0 : $("panel").getBoundingClientRect().width + 40;
-  const across = document.documentElement.clientWidth - panel - (stacked ? 16 : 32);
-  const reserved = $("players").offsetHeight + 110;
-  const down = stacked && window.innerHeight > window.innerWidth
+  const area = $("board-area");
+  const stacked = getComputedStyle(document.querySelector("main")).display === "flex";
+  const across = area.clientWidth - EVAL_BAR_SPACE;
+  const down = stacked
     ? window.innerHeight * 0.62
-    : window.innerHeight - reserved;
+    : area.clientHeight - $("players").offsetHeight - 8;
   let square = Math.max(4, Math.min(across / columns, down / rows));
   if (window.matchMedia("(pointer: coarse)").matches) square = Math.max(square, MIN_TOUCH_SQUARE);
   const board = $("board");
+  const boardHeight = Math.floor(square * rows);
   board.style.width = `${Math.floor(square * columns)}px`;
-  board.style.height = `${Math.floor(square * rows)}px`;
+  board.style.height = `${boardHeight}px`;
   $("board-wrap").style.width = `${Math.floor(Math.min(square * columns, across))}px`;
+  $("eval-bar").style.height = `${Math.min(boardHeight, Math.floor(down))}px`;
+  $("players").style.maxWidth = `${Math.floor(Math.min(square * columns, across)) + EVAL_BAR_SPACE}px`;
 }
 
 // A click on a square: choose a stone (again: let it go), a landing square of the chosen
@@ -232,12 +273,14 @@ function clicked(name) {
   }
   const moves = legal();
   if (moves.length === 0) { say(whyNot() || "No move can be made now."); return; }
-  const side = state.to_move;
-  if (selected === name) { selected = null; say(""); drawBoard(); return; }
+  const side = shown().side_to_move;
   if (selected) {
     const ending = moves.filter((m) => m.from === selected && m.to === name && m.path.length);
-    if (ending.length === 1) { play(ending[0].text); return; }
-    if (ending.length > 1) { offerPaths(ending); return; }
+    // A second click on the chosen stone lets it go, unless a capture loops back to it
+    // (turning): then the loops are offered, with a way to let it go.
+    if (selected === name && ending.length === 0) { selected = null; say(""); drawBoard(); return; }
+    if (ending.length === 1 && selected !== name) { play(ending[0].text); return; }
+    if (ending.length) { offerPaths(ending, selected === name); return; }
   }
   const fromHere = moves.filter((m) => m.from === name);
   if (fromHere.length) {
@@ -266,8 +309,9 @@ function clicked(name) {
   drawBoard();
 }
 
-// Several paths end on the chosen square (the turning rule): one button per path.
-function offerPaths(moves) {
+// Several paths end on the chosen square (the turning rule): one button per path; for paths
+// that loop back to the chosen stone, also one that lets the stone go.
+function offerPaths(moves, release) {
   const box = $("choices");
   box.replaceChildren();
   const label = document.createElement("span");
@@ -279,6 +323,13 @@ function offerPaths(moves) {
     button.className = "path-choice";
     button.textContent = [move.from, ...move.path].join("\u2192");
     button.addEventListener("click", () => { clearChoices(); play(move.text); });
+    box.appendChild(button);
+  }
+  if (release) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Let the stone go";
+    button.addEventListener("click", () => { clearChoices(); selected = null; drawBoard(); });
     box.appendChild(button);
   }
   box.hidden = false;
@@ -323,31 +374,75 @@ function drawClocks() {
 }
 
 // The move list as in PGN: one row a move number, Black's ply then White's; under the move
-// a variation replaces, the variation in parentheses (its own variations nested).
+// a variation replaces, the variation in parentheses (its own variations nested, each after
+// the move it replaces). New moves of the game are appended: the moves already listed stay
+// the same elements, so that a click on one is never lost to a redraw while engines play.
+// The list scrolls to the current move only when that changes.
+let movesBase = "";     // the game, its start and its variations, as listed
+let movesListed = [];   // the game's moves listed
+let currentDrawn = "";  // the move marked current, the last time the list scrolled to it
 function drawMoves() {
   const list = $("moves");
-  list.replaceChildren();
-  const whiteFirst = state.start.endsWith(" w");
+  const base = JSON.stringify([state.game, state.start, state.variations.map((b) => [b.id, b.parent, b.move])]);
+  const end = `m${movesListed.length}`;
+  const extends_ = base === movesBase && state.moves.length >= movesListed.length
+    && movesListed.every((text, i) => state.moves[i] === text)
+    && !state.variations.some((b) => b.parent === end);
+  if (!extends_) {
+    list.replaceChildren();
+    movesBase = base;
+    movesListed = [];
+  }
+  // A person who scrolled up the list to look back is not pulled down by each new move.
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  let appended = false;
+  if (state.moves.length > movesListed.length || list.childElementCount === 0) {
+    appendMoves(list, movesListed.length);
+    movesListed = [...state.moves];
+    appended = true;
+  }
   const shownNode = currentNode();
+  for (const ply of list.querySelectorAll(".ply")) ply.classList.toggle("current", ply.dataset.node === shownNode);
+  const mark = list.querySelector(".current");
+  const followedOn = appended && following() && !atBottom;
+  if (mark && shownNode !== currentDrawn && !followedOn) {
+    const top = mark.offsetTop, bottom = top + mark.offsetHeight;
+    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    }
+  }
+  currentDrawn = shownNode;
+  $("delete-variation").hidden = following() || !viewNode.startsWith("v");
+}
+
+// Lists the game's moves from ply `from` on (continuing the last row), with the variations
+// that hang from them.
+function appendMoves(list, from) {
+  const whiteFirst = state.start.endsWith(" w");
   const counted = (ply) => ply - 1 + (whiteFirst ? 1 : 0);  // ply: plies after the move
   const moveSpan = (text, node, ply, numbered) => {
     const span = document.createElement("span");
-    span.className = "ply" + (node === shownNode ? " current" : "");
+    span.className = "ply";
     span.dataset.node = node;
+    span.tabIndex = 0;
+    span.setAttribute("role", "button");
     const n = counted(ply);
     const number = Math.floor(n / 2) + 1;
     span.textContent = n % 2 === 0 ? `${number}. ${text}` : numbered ? `${number}... ${text}` : text;
-    span.addEventListener("click", () => view(node));
     return span;
   };
-  // The line starting with variation move `id`: its moves, each followed by the other replies.
+  // The line starting with variation move `id`: each move, then the other replies to the
+  // move before it (the variations it replaces), then on.
   const line = (id, into) => {
-    let numbered = true;
-    for (let at = branch(id); at; ) {
-      into.appendChild(moveSpan(at.move, at.id, at.ply, numbered));
-      numbered = false;
+    let at = branch(id);
+    into.appendChild(moveSpan(at.move, at.id, at.ply, true));
+    let numbered = false;  // after a variation, the line's next move carries its number again
+    for (;;) {
       const [first, ...others] = replies(at.id);
-      for (const other of others) { nested(other.id, into); numbered = true; }
+      if (!first) return;
+      into.appendChild(moveSpan(first.move, first.id, first.ply, numbered));
+      for (const other of others) nested(other.id, into);
+      numbered = others.length > 0;
       at = first;
     }
   };
@@ -365,11 +460,15 @@ function drawMoves() {
     for (const alternative of alternatives) nested(alternative.id, row);
     list.appendChild(row);
   };
-  let row = null;
-  state.moves.forEach((text, i) => {
+  // A row with Black's ply alone goes on with White's.
+  const last = list.lastElementChild;
+  let row = last && last.classList.contains("row") ? last : null;
+  state.moves.slice(from).forEach((text, k) => {
+    const i = from + k;
     const black = counted(i + 1) % 2 === 0;
     if (black || row === null) {
       row = document.createElement("li");
+      row.className = "row";
       const number = document.createElement("span");
       number.className = "number";
       number.textContent = `${Math.floor(counted(i + 1) / 2) + 1}.`;
@@ -383,15 +482,6 @@ function drawMoves() {
     if (replies(`m${i}`).length) { variationRow(`m${i}`); row = null; }
   });
   variationRow(`m${state.moves.length}`);
-  // Scroll the list, never the page: on a phone the board and clocks stay in view.
-  const mark = list.querySelector(".current");
-  if (mark) {
-    const top = mark.offsetTop, bottom = top + mark.offsetHeight;
-    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-    }
-  }
-  $("delete-variation").hidden = following() || !viewNode.startsWith("v");
 }
 
 function ellipsis() {
@@ -410,8 +500,9 @@ function statusText() {
     const ply = Number(viewNode.slice(1));
     return `After ply ${ply} of ${plies} (${state.moves[ply - 1]}): a move here starts a variation. End returns to the game.`;
   }
-  if (state.result) return state.result.text;
-  if (state.held) return "Paused: Resume goes on.";
+  // The result itself is shown once, below.
+  if (state.result) return "Game over.";
+  if (state.held) return "Paused: Resume goes on; moves wait until then.";
   if (state.paused) return "Paused: no page was open. The game goes on now.";
   const side = capitalised(state.to_move);
   const player = state.players[state.to_move === "black" ? 0 : 1];
@@ -420,16 +511,34 @@ function statusText() {
   return `${side} to move: click a stone, then where it lands.`;
 }
 
+// The page's title says whose turn it is, so that another tab shows it.
+function title() {
+  if (!state || !connected) return "Konane";
+  if (state.result) return `${state.result.text.split(":")[0]} \u00b7 Konane`;
+  return `${capitalised(state.to_move)} to move \u00b7 Konane`;
+}
+
+// An earlier refusal ("a1 cannot be removed now") goes once the position shown changes.
+let positionSaid = "";
+function forgetOldMessages() {
+  const key = `${state.game}:${state.moves.length}:${currentNode()}:${Boolean(editing)}`;
+  if (key !== positionSaid) { positionSaid = key; say(""); }
+}
+
 function draw() {
   if (selected && !legal().some((m) => m.from === selected)) selected = null;
+  forgetOldMessages();
   const position = shown();
+  // The side to move of the position shown (a finished game's last position has none).
+  const over = following() && Boolean(state.result);
   ["black", "white"].forEach((side, i) => {
     const tag = $("player-" + side);
     tag.querySelector(".name").textContent = state.players[i].name;
-    tag.classList.toggle("to-move", !state.result && state.to_move === side);
-    const moves = position.removal_phase ? "" : `, ${position.mobility[i]} moves`;
-    $("count-" + side).textContent = `${position.stones[i]} stones${moves}`;
+    tag.classList.toggle("to-move", !editing && !over && position.side_to_move === side);
+    const moves = position.removal_phase || editing ? "" : `, ${plural(position.mobility[i], "move")}`;
+    $("count-" + side).textContent = `${plural(position.stones[i], "stone")}${moves}`;
   });
+  document.title = title();
   drawBoard();
   drawClocks();
   drawMoves();
@@ -445,12 +554,17 @@ function draw() {
   const person = state.players.some((p) => !p.engine);
   $("stop-game").disabled = Boolean(state.result);
   $("resign").disabled = Boolean(state.result) || !person;
-  $("takeback").disabled = !person || state.moves.length === 0;
+  // The server says why a take-back cannot work now, or null when it can.
+  $("takeback").disabled = state.why_no_takeback !== null;
+  $("takeback").title = state.why_no_takeback || "take back your last move (and the reply to it)";
   $("again").hidden = !state.result || Boolean(state.series);
   $("swap").hidden = !state.result || Boolean(state.series);
   $("pause").textContent = state.held ? "Resume" : "Pause";
   $("pause").disabled = Boolean(state.result);
   $("move-now").disabled = !state.thinking;
+  // After the end, the buttons of a running game give their place to the rematch.
+  const ended = Boolean(state.result) && !state.series;
+  for (const id of ["pause", "move-now", "stop-game"]) $(id).hidden = ended;
   const series = state.series;
   $("series").hidden = !series;
   if (series) {
@@ -467,12 +581,16 @@ function show(next) {
   // An HTTP answer can arrive after a newer state came over the live stream.
   if (state && next.version < state.version) return;
   const newGame = !state || next.game !== state.game;
+  // After a restart the server has a game of its own: say so rather than switch silently.
+  const restarted = gameBeforeRestart !== null && next.game !== gameBeforeRestart.game;
+  gameBeforeRestart = null;
   state = next;
   receivedAt = performance.now();
   if (newGame || (viewNode && !nodeExists(viewNode))) { viewNode = null; viewed = null; }
   fillEngines();
   if (formGame !== state.game) { fillForm(state.setup); formGame = state.game; }
   draw();
+  if (restarted) say("The server restarted: this is the game it has now; the one shown before is gone.");
 }
 
 // The form shows the game on screen: after a reload, a new game from any page, a position string.
@@ -497,7 +615,8 @@ function fillForm(setup) {
 }
 
 // The engine options a person may set for each side, when its engine announced them.
-const OFFERED_OPTIONS = ["Skill", "Threads", "Hash"];
+// Ponder (a check) makes the engine think on the person's or the other engine's time.
+const OFFERED_OPTIONS = ["Skill", "Threads", "Hash", "Ponder"];
 
 function engineInfo(name) { return state.engines.find((e) => e.name === name); }
 
@@ -508,15 +627,21 @@ function drawOptions(side, values = {}) {
   const engine = state && engineInfo($(side).value);
   if (!engine) return;
   for (const option of engine.options) {
-    if (!OFFERED_OPTIONS.includes(option.name) || option.kind !== "spin") continue;
+    if (!OFFERED_OPTIONS.includes(option.name) || !["spin", "check"].includes(option.kind)) continue;
     const label = document.createElement("label");
     label.textContent = option.name + " ";
     const input = document.createElement("input");
-    Object.assign(input, { type: "number", min: option.min, max: option.max, step: 1 });
     input.dataset.option = option.name;
     input.dataset.default = option.default;
-    input.value = values[option.name] ?? option.default;
-    input.title = `${option.name}: ${option.min} to ${option.max} (default ${option.default})`;
+    if (option.kind === "check") {
+      input.type = "checkbox";
+      input.checked = (values[option.name] ?? option.default) === "true";
+      input.title = `${option.name}: think on the opponent's time`;
+    } else {
+      Object.assign(input, { type: "number", min: option.min, max: option.max, step: 1 });
+      input.value = values[option.name] ?? option.default;
+      input.title = `${option.name}: ${option.min} to ${option.max} (default ${option.default})`;
+    }
     label.appendChild(input);
     box.appendChild(label);
   }
@@ -526,9 +651,28 @@ function drawOptions(side, values = {}) {
 function chosenOptions(side) {
   const chosen = {};
   for (const input of $("options-" + side).querySelectorAll("input")) {
-    if (input.value !== input.dataset.default) chosen[input.dataset.option] = input.value;
+    const value = input.type === "checkbox" ? String(input.checked) : input.value;
+    if (value !== input.dataset.default) chosen[input.dataset.option] = value;
   }
   return chosen;
+}
+
+// The lines the chosen analysis engine can show: up to its MultiPV's maximum (at most 5); an
+// engine without MultiPV shows one.
+const MAX_LINES = 5;
+function fillLines() {
+  const select = $("analysis-lines");
+  const engine = engineInfo($("analysis-engine").value);
+  const multipv = engine && engine.options.find((o) => o.name.toLowerCase() === "multipv" && o.kind === "spin");
+  const most = multipv ? Math.max(1, Math.min(MAX_LINES, multipv.max)) : 1;
+  const wanted = Array.from({ length: most }, (_, i) => String(i + 1));
+  if ([...select.options].map((o) => o.value).join("|") !== wanted.join("|")) {
+    const chosen = select.value || loadSettings().lines || "1";
+    select.replaceChildren(...wanted.map((n) => new Option(plural(Number(n), "line"), n)));
+    select.value = wanted.includes(chosen) ? chosen : wanted[wanted.length - 1];
+  }
+  select.disabled = most === 1;
+  select.title = multipv ? `up to ${most} lines` : "this engine announces no MultiPV: one line";
 }
 
 function fillEngines() {
@@ -542,6 +686,7 @@ function fillEngines() {
     if (wanted.includes(chosen)) select.value = chosen;
     if (id !== "analysis-engine") drawOptions(id);
   }
+  fillLines();
 }
 
 // A score as the engine gives it (for the side to move) turned to Black's side.
@@ -553,6 +698,11 @@ function forBlack(score, side) {
 }
 
 function percent(chance) { return `${Math.round(chance * 100)} %`; }
+function speed(nps) {
+  if (nps >= 1e6) return `${(nps / 1e6).toFixed(1)} Mn/s`;
+  if (nps >= 1e3) return `${Math.round(nps / 1e3)} kn/s`;
+  return `${nps} n/s`;
+}
 
 function showLive(live) {
   lastLive = live;
@@ -572,13 +722,14 @@ function showLive(live) {
     $("live-who").appendChild(mark);
   }
   const parts = [];
-  if (live.depth !== null && live.depth !== undefined) parts.push(`depth ${live.depth}${live.seldepth ? "/" + live.seldepth : ""}`);
+  // The selective depth is shown only where it says more than the depth.
+  if (live.depth !== null && live.depth !== undefined) parts.push(`depth ${live.depth}${live.seldepth > live.depth ? "/" + live.seldepth : ""}`);
   if (live.score) {
     const chance = live.black_chance === null || live.black_chance === undefined ? "" : ` (Black ${percent(live.black_chance)})`;
     parts.push(`score ${forBlack(live.score, live.side)}${chance}`);
   }
   if (live.nodes !== null && live.nodes !== undefined) parts.push(`nodes ${live.nodes.toLocaleString("en")}`);
-  if (live.nps !== null && live.nps !== undefined) parts.push(`${(live.nps / 1000).toFixed(0)} kn/s`);
+  if (live.nps !== null && live.nps !== undefined && live.nodes > 1) parts.push(speed(live.nps));
   if (live.text) parts.push(live.text);
   $("live-figures").textContent = parts.join(" \u00b7 ");
   const lines = live.lines || [];
@@ -587,7 +738,17 @@ function showLive(live) {
     for (const line of lines) {
       const item = document.createElement("li");
       item.className = "live-line";
-      item.textContent = `${forBlack(line.score, live.side) || "?"}  ${line.pv}`;
+      item.tabIndex = 0;
+      const depth = line.depth === null || line.depth === undefined ? "" : `d${line.depth} `;
+      item.textContent = `${depth}${forBlack(line.score, live.side) || "?"}  ${line.pv}`;
+      item.title = "hover or focus: its first move on the board; click: play it";
+      // Hovering a line shows its first move; a click plays it (on the game, or as a variation).
+      const first = line.pv.split(" ")[0];
+      item.addEventListener("mouseenter", () => { preview = first; drawArrow(); });
+      item.addEventListener("focus", () => { preview = first; drawArrow(); });
+      item.addEventListener("mouseleave", () => { preview = null; drawArrow(); });
+      item.addEventListener("blur", () => { preview = null; drawArrow(); });
+      item.addEventListener("click", () => { preview = null; if (first) play(first); });
       $("live-lines").appendChild(item);
     }
   }
@@ -643,7 +804,9 @@ async function drawExact() {
   for (const value of values.moves) {
     const item = document.createElement("span");
     item.className = "value " + value.result;
-    const plies = value.plies === null ? "" : value.result === "win" ? ` (\u2264${value.plies} plies)` : ` (${value.plies} plies)`;
+    // In moves of the side to move, as an engine's "mate N" counts: a win in at most N, a loss in N.
+    const moves = value.plies === null ? 0 : Math.ceil(value.plies / 2);
+    const plies = value.plies === null ? "" : value.result === "win" ? ` (mate in \u2264${moves})` : ` (mated in ${moves})`;
     item.textContent = `${value.move} ${value.result}${plies}`;
     box.appendChild(item);
   }
@@ -663,6 +826,7 @@ function drawEngineMarks() {
   }
   const bar = $("eval-bar");
   bar.hidden = !shownEngine || chance === null;
+  bar.classList.toggle("flipped", flipped);
   if (chance !== null) {
     $("eval-fill").style.height = `${chance * 100}%`;
     $("eval-text").textContent = percent(chance);
@@ -674,8 +838,10 @@ function drawEngineMarks() {
 function drawGraph(shownEngine) {
   const graph = $("graph");
   const plies = state.moves.length;
-  graph.hidden = !shownEngine || state.chances.length < 2 || plies < 1;
-  if (graph.hidden) return;
+  // An SVG element has no `hidden` property: the attribute is what hides it.
+  const hide = !shownEngine || state.chances.length < 2 || plies < 1;
+  graph.toggleAttribute("hidden", hide);
+  if (hide) return;
   const width = 300, height = 80;
   graph.setAttribute("viewBox", `0 0 ${width} ${height}`);
   graph.setAttribute("preserveAspectRatio", "none");
@@ -700,10 +866,11 @@ function drawArrow() {
   const old = board.querySelector(".arrow-layer");
   if (old) old.remove();
   const here = liveHere();
-  const first = here && here.pv ? here.pv.split(" ")[0] : null;
+  const first = preview || (here && here.pv ? here.pv.split(" ")[0] : null);
   const squares = first ? first.match(/[a-z][0-9]+/g) : null;
   if (!squares) return;
   const layer = node("g", { class: "arrow-layer" }, board);
+  const kind = preview ? "arrow preview" : "arrow";
   if (squares.length === 1) {
     const [cx, cy] = centre(squares[0]);
     node("circle", { cx, cy, r: CELL * 0.45, class: "arrow-ring" }, layer);
@@ -713,7 +880,7 @@ function drawArrow() {
   const marker = node("marker", { id: "arrowhead", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto-start-reverse" }, defs);
   node("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }, marker);
   const points = squares.map((s) => centre(s).join(",")).join(" ");
-  node("polyline", { points, class: "arrow", "marker-end": "url(#arrowhead)", "data-move": first }, layer);
+  node("polyline", { points, class: kind, "marker-end": "url(#arrowhead)", "data-move": first }, layer);
 }
 
 // Steps this page to `node` (the game's last position follows the game again); the
@@ -777,23 +944,25 @@ function timeSetting() {
   return { kind, depth: Math.round(a) };
 }
 
-async function startGame(setup, path = "/api/new") {
+// Starts a game (or imports one) and returns the server's answer; a refusal is shown by `tell`.
+async function startGame(setup, path = "/api/new", tell = say) {
   if (state && !state.result && state.moves.length > 0
       && !window.confirm("Replace the game in progress? It ends without a result.")) return null;
   selected = null;
   clearChoices();
-  const answer = await post(path, setup);
+  const answer = await post(path, setup, tell);
   if (answer) { formGame = null; show(answer); }
   return answer;
 }
+function setupSays(text) { $("setup-message").textContent = text || ""; if (text) openDialog("setup"); }
 
-function newGame(event) {
+async function newGame(event) {
   event.preventDefault();
   const time = timeSetting();
-  if (typeof time === "string") { say(time); return; }
+  if (typeof time === "string") { setupSays(time); return; }
   const stall = Number($("stall").value);
-  if (time.kind === "depth" && !(stall >= 1)) { say("The stall limit must be at least 1 second."); return; }
-  startGame({
+  if (time.kind === "depth" && !(stall >= 1)) { setupSays("The stall limit must be at least 1 second."); return; }
+  const answer = await startGame({
     width: Number($("width").value),
     height: Number($("height").value),
     opening: $("opening").value,
@@ -805,7 +974,8 @@ function newGame(event) {
     stall_s: time.kind === "depth" ? Math.round(stall) : null,
     options: [chosenOptions("black"), chosenOptions("white")],
     games: Math.max(1, Math.round(Number($("games").value) || 1)),
-  });
+  }, "/api/new", setupSays);
+  if (answer) closeDialog("setup");
 }
 
 // After a game: the same again, or with the colours swapped.
@@ -849,6 +1019,7 @@ function connect() {
     connected = true;
     $("connection").hidden = true;
     // A restarted server counts its states and games from 1 again.
+    if (state) gameBeforeRestart = { game: state.game };
     state = null;
     formGame = null;
   };
@@ -872,9 +1043,12 @@ $("black").addEventListener("change", () => drawOptions("black"));
 $("white").addEventListener("change", () => drawOptions("white"));
 $("analyse").addEventListener("click", toggleAnalysis);
 $("analysis-lines").addEventListener("change", () => {
+  saveSettings();
   if (state && state.analysis) analyse(state.analysis.engine, Number($("analysis-lines").value));
 });
-$("stop-game").addEventListener("click", () => request("/api/stop"));
+$("stop-game").addEventListener("click", () => {
+  if (window.confirm("Stop this game? It ends without a result.")) request("/api/stop");
+});
 $("resign").addEventListener("click", () => { if (window.confirm("Resign this game?")) request("/api/resign"); });
 $("takeback").addEventListener("click", () => request("/api/takeback"));
 $("pause").addEventListener("click", () => request(state && state.held ? "/api/resume" : "/api/pause"));
@@ -892,14 +1066,43 @@ $("delete-variation").addEventListener("click", async () => {
   if (answer) { show(answer); view(parent); }
 });
 $("import").addEventListener("click", async () => {
+  const tell = (text) => { $("import-message").textContent = text || ""; };
+  if (!$("import-text").value.trim()) { tell("Paste a PGN or a list of moves first."); return; }
   const answer = await startGame({
     text: $("import-text").value,
     width: Number($("width").value),
     height: Number($("height").value),
     opening: $("opening").value,
     capture: $("capture").value,
-  }, "/api/import");
-  if (answer) $("import-text").value = "";
+  }, "/api/import", tell);
+  if (answer) { $("import-text").value = ""; closeDialog("import-box"); }
+});
+$("new").addEventListener("click", () => { $("setup-message").textContent = ""; openDialog("setup"); });
+$("setup-cancel").addEventListener("click", () => closeDialog("setup"));
+$("open-import").addEventListener("click", () => { $("import-message").textContent = ""; openDialog("import-box"); });
+$("import-cancel").addEventListener("click", () => closeDialog("import-box"));
+$("open-help").addEventListener("click", () => openDialog("help"));
+$("help-close").addEventListener("click", () => closeDialog("help"));
+// Copies `text` to the clipboard and says so on `button` for a moment.
+async function copy(text, button) {
+  const label = button.textContent;
+  try { await navigator.clipboard.writeText(text); button.textContent = "Copied"; } catch { button.textContent = "Not allowed"; }
+  setTimeout(() => { button.textContent = label; }, 1200);
+}
+$("copy-pgn").addEventListener("click", async () => {
+  const response = await fetch("/api/pgn");
+  copy(await response.text(), $("copy-pgn"));
+});
+$("copy-fen").addEventListener("click", () => copy($("fen-out").value, $("copy-fen")));
+$("fen-out").addEventListener("focus", () => $("fen-out").select());
+// The move list answers the press itself, so that a redraw between press and release loses nothing.
+$("moves").addEventListener("pointerdown", (event) => {
+  const ply = event.target.closest(".ply");
+  if (ply) { event.preventDefault(); view(ply.dataset.node); }
+});
+$("moves").addEventListener("keydown", (event) => {
+  const ply = event.target.closest(".ply");
+  if (ply && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); view(ply.dataset.node); }
 });
 $("edit").addEventListener("click", () => startEditing());
 $("edit-empty").addEventListener("click", () => startEditing(formBoard(false)));
@@ -910,28 +1113,40 @@ $("edit-use").addEventListener("click", () => {
   $("fen").value = editedFen();
   $("width").value = editing.width;
   $("height").value = editing.height;
-  $("setup").open = true;
   stopEditing();
   $("new-game").requestSubmit();
 });
-$("flip").addEventListener("click", () => { flipped = !flipped; if (state) drawBoard(); });
+function flip() { flipped = !flipped; saveSettings(); if (state) { drawBoard(); drawEngineMarks(); } }
+$("flip").addEventListener("click", flip);
 $("show-engine").addEventListener("change", () => {
   $("live").hidden = !$("show-engine").checked;
+  saveSettings();
   if (state) drawEngineMarks();
 });
-$("show-exact").addEventListener("change", () => { if (state) draw(); });
+$("show-exact").addEventListener("change", () => { saveSettings(); if (state) draw(); });
+$("analysis-engine").addEventListener("change", fillLines);
 $("graph").addEventListener("click", (event) => {
   const box = $("graph").getBoundingClientRect();
   view(`m${Math.round(((event.clientX - box.left) / box.width) * state.moves.length)}`);
 });
-$("show-fen").addEventListener("click", () => { const out = $("fen-out"); out.hidden = !out.hidden; out.select(); });
+// Shortcuts act on the board only: never inside a text field or an open dialog, never with
+// Ctrl, Alt or Cmd (Ctrl+F still finds in the page).
 document.addEventListener("keydown", (event) => {
-  if (!state || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if (!state || event.ctrlKey || event.metaKey || event.altKey || anyDialogOpen()) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
   const at = stepFrom();
   const keys = { ArrowLeft: previousNode(at), ArrowRight: nextNode(at), Home: "m0", End: `m${state.moves.length}` };
   if (event.key in keys) { event.preventDefault(); view(keys[event.key]); }
-  if (event.key === "f") { flipped = !flipped; drawBoard(); }
+  if (event.key === "f") flip();
+  if (event.key === "n") { event.preventDefault(); $("new").click(); }
 });
+{
+  const settings = loadSettings();
+  flipped = Boolean(settings.flipped);
+  if (settings.engine === false) { $("show-engine").checked = false; $("live").hidden = true; }
+  if (settings.exact === true) $("show-exact").checked = true;
+}
 window.addEventListener("resize", fitBoard);
 setInterval(drawClocks, 100);
 connect();

@@ -3,12 +3,14 @@
 //! the analysis engine, and publishes the state after every change. Requests from the web
 //! server arrive as messages; nothing else touches the game.
 
-use crate::arbiter::events::Event;
+mod analysing;
+mod matches;
+
 use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat};
 use crate::arbiter::log::Log;
 use crate::arbiter::record::Termination;
 use crate::arbiter::spec::EngineSpec;
-use crate::gui::analysis::{self, Analyst, HALT_GRACE, Worker};
+use crate::gui::analysis::{Analyst, HALT_GRACE, Worker};
 use crate::gui::game::{
     EndReason, Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
 };
@@ -35,9 +37,6 @@ const SHUTTING_DOWN: &str = "the server is shutting down";
 
 /// How often new engine scores of the game's positions are published, at most.
 const SCORES_EVERY: Duration = Duration::from_secs(1);
-
-/// The most lines the analysis shows at once.
-const MAX_LINES: usize = 5;
 
 /// How often the session thread looks at the clock when no message comes.
 const TICK: Duration = Duration::from_millis(100);
@@ -463,13 +462,6 @@ impl Core {
         finished + &view::game_pgn(&self.game)
     }
 
-    /// Stops the match, if one runs: its thread is joined when the session ends.
-    fn retire_series(&mut self) {
-        if let Some(thread) = self.series.take().and_then(Series::stop) {
-            self.retired.push(thread);
-        }
-    }
-
     fn handle(&mut self, request: Request) -> Result<(), String> {
         match request {
             Request::New(new) => self.new_game(&new),
@@ -541,23 +533,32 @@ impl Core {
         Ok(())
     }
 
-    fn takeback(&mut self) -> Result<(), String> {
+    /// Why a take-back cannot work now, or `None` when it can: the page disables its button
+    /// with this reason, and the request is refused with it.
+    fn takeback_refusal(&self) -> Option<String> {
         if let Some(ended) = self
             .game
             .ended
             .as_ref()
             .filter(|e| e.termination != EndReason::Refereed(Termination::Normal))
         {
-            return Err(format!("takeback: the game is over: {}", ended.text));
+            return Some(format!("takeback: the game is over: {}", ended.text));
         }
         if !self.game.players.contains(&Player::Human) {
-            return Err("takeback: no person plays this game".to_string());
+            return Some("takeback: no person plays this game".to_string());
         }
         let person_moved = (0..self.game.moves.len()).any(|ply| {
             self.game.players[self.game.positions[ply].side_to_move().index()] == Player::Human
         });
         if !person_moved {
-            return Err("takeback: you have made no move to take back".to_string());
+            return Some("takeback: you have made no move to take back".to_string());
+        }
+        None
+    }
+
+    fn takeback(&mut self) -> Result<(), String> {
+        if let Some(why) = self.takeback_refusal() {
+            return Err(why);
         }
         self.stop_thinking();
         self.game.charge_person(false);
@@ -613,83 +614,6 @@ impl Core {
         Ok(())
     }
 
-    /// What the thread of match `token` reports; true when the state changed.
-    fn match_report(&mut self, token: u64, report: Report) -> bool {
-        let Some(mut series) = self.series.take() else {
-            return false;
-        };
-        if series.token != token {
-            self.series = Some(series);
-            return false;
-        }
-        let changed = match report {
-            Report::Event(Event::GameStarted(start)) => {
-                if let Some(next) = series.next_game(&start) {
-                    let number = self.game.number + 1;
-                    match Game::new(number, &next, &self.roster, self.deadlines.stall) {
-                        Ok(mut game) => {
-                            series.name_players(&mut game, &start);
-                            self.replace_game(game);
-                            self.seats = [None, None];
-                        }
-                        Err(why) => self.notice = Some(format!("The match's game: {why}")),
-                    }
-                }
-                true
-            }
-            Report::Event(Event::Moved { id, mv, clocks, .. }) if series.shows(id) => {
-                series.since = Instant::now();
-                let mut after = *self.game.current();
-                if self.game.ended.is_none() && after.play(mv).is_ok() {
-                    self.game.play(mv, after);
-                }
-                if let Some(left) = clocks {
-                    self.game.clocks.left = left;
-                }
-                self.end_live(format!("played {mv}"));
-                true
-            }
-            Report::Event(Event::EngineOutput { id, line, .. }) if series.shows(id) => {
-                self.show_line(&line);
-                false
-            }
-            Report::Event(Event::GameFinished { record, .. }) => {
-                let shown = series.shows(record.id);
-                let ended = series.finished(*record);
-                if shown {
-                    self.game.ended = Some(ended);
-                }
-                true
-            }
-            Report::Event(_) => false,
-            Report::Done(done) => {
-                series.over();
-                if let Err(why) = done {
-                    self.notice = Some(format!("The match stopped: {why}"));
-                    self.game.ended.get_or_insert_with(Ended::stopped);
-                }
-                true
-            }
-        };
-        self.series = Some(series);
-        if changed {
-            self.show_match_turn();
-        }
-        changed
-    }
-
-    /// Shows the live figures of the match's engine to move, while its game goes on.
-    fn show_match_turn(&mut self) {
-        let shown = !self.live_who.0.is_empty() && self.live_who.2 == self.game.end();
-        if self.game.ended.is_some() || shown {
-            return;
-        }
-        let side = self.game.current().side_to_move();
-        let name = self.game.players[side.index()].name();
-        let who = format!("{name} ({})", capitalised(side));
-        self.show_live(who, side, self.game.end());
-    }
-
     /// Ends the game in progress (its searches, the analysis and any match stop) and starts
     /// `game`.
     fn replace_game(&mut self, game: Game) {
@@ -741,6 +665,9 @@ impl Core {
         if let (None, Some(ended)) = (node, &game.ended) {
             return Err(format!("the game is over: {}", ended.text));
         }
+        if node.is_none() && self.held {
+            return Err("the game is paused: Resume to move".to_string());
+        }
         if at != game.end() || game.ended.is_some() {
             let mv: Move = text
                 .trim()
@@ -768,87 +695,6 @@ impl Core {
             self.game.play(mv, after);
         }
         Ok(())
-    }
-
-    fn analyse(
-        &mut self,
-        engine: Option<String>,
-        node: Option<Node>,
-        lines: usize,
-    ) -> Result<(), String> {
-        let Some(name) = engine else {
-            match &mut self.analyst {
-                Some(analyst) => analyst.wanted = false,
-                None => return Err("analysis: nothing is being analysed".to_string()),
-            }
-            return Ok(());
-        };
-        let Some(engine) = self.roster.iter().position(|e| e.name == name) else {
-            return Err(format!("analysis: '{name}' is not a configured engine"));
-        };
-        if let Some(node) = node {
-            self.game
-                .find(node)
-                .map_err(|why| format!("analysis: {why}"))?;
-        }
-        let multipv = self.roster[engine]
-            .options
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case("MultiPV"));
-        let most = multipv.and_then(|o| o.max).unwrap_or(1).max(1) as usize;
-        if !(1..=most.min(MAX_LINES)).contains(&lines) {
-            return Err(match multipv {
-                None if lines > 1 => {
-                    format!("analysis: {name} announces no MultiPV option, so it shows one line")
-                }
-                _ => format!(
-                    "analysis: lines must be 1 to {}, not {lines}",
-                    most.min(MAX_LINES)
-                ),
-            });
-        }
-        match &mut self.analyst {
-            Some(analyst) if analyst.engine == engine && analyst.lines == lines => {
-                analyst.wanted = true;
-                analyst.node = node;
-            }
-            _ => {
-                if let Some(old) = self.analyst.take() {
-                    old.retire();
-                }
-                let mut spec = self.engines[engine].clone();
-                if let Some(option) = multipv {
-                    let setting = (option.name.clone(), lines.to_string());
-                    spec = spec.with_options([(&setting.0, &setting.1)]);
-                }
-                self.analyst = Some(Analyst {
-                    engine,
-                    seat: Some(Box::new(Seat::new(
-                        &spec,
-                        self.game.rules,
-                        self.log.clone(),
-                    ))),
-                    worker: None,
-                    target: None,
-                    wanted: true,
-                    node,
-                    lines,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Why the analysis waits, if it does: an engine of the game has the move (the two would
-    /// share the processor), or no page is open. It resumes by itself when that is over.
-    fn analysis_waits(&self) -> Option<String> {
-        if self.paused {
-            return Some("no page is open".to_string());
-        }
-        match (&self.game.ended, self.game.player_to_move()) {
-            (None, Player::Engine { name, .. }) => Some(format!("{name} is thinking on the game")),
-            _ => None,
-        }
     }
 
     /// After every change: asks the engine to move if it is its turn, runs the person's clock
@@ -899,15 +745,8 @@ impl Core {
             });
         }));
         let opening = self.game.opening.clone();
-        let moves: Vec<String> = self.game.moves.iter().map(Move::to_string).collect();
-        let game_rules = GameRules {
-            rules: self.game.rules,
-            time_control: self.game.time_control,
-            deadlines: Deadlines {
-                stall: self.game.stall,
-                ..self.deadlines
-            },
-        };
+        let moves = self.game_moves();
+        let game_rules = self.game_rules();
         let mut clocks = self.game.clocks;
         let (messages, flag) = (self.messages.clone(), stop.clone());
         self.outstanding += 1;
@@ -955,70 +794,21 @@ impl Core {
         ));
     }
 
-    fn step_analysis(&mut self) {
-        let waits = self.analysis_waits();
-        let Some(analyst) = &mut self.analyst else {
-            return;
-        };
-        if analyst
-            .node
-            .is_some_and(|node| self.game.position_at(node).is_none())
-        {
-            // Its variation was deleted: follow the game again.
-            analyst.node = None;
+    /// The game's moves as the protocol writes them.
+    fn game_moves(&self) -> Vec<String> {
+        self.game.moves.iter().map(Move::to_string).collect()
+    }
+
+    /// The rules, time control and deadlines the game's engines play under.
+    fn game_rules(&self) -> GameRules {
+        GameRules {
+            rules: self.game.rules,
+            time_control: self.game.time_control,
+            deadlines: Deadlines {
+                stall: self.game.stall,
+                ..self.deadlines
+            },
         }
-        let target = (analyst.wanted && waits.is_none())
-            .then(|| view::position_command(&self.game, analyst.node));
-        if let Some(worker) = &analyst.worker {
-            if analyst.target != target {
-                worker.stop.store(true, Ordering::SeqCst);
-            }
-            return;
-        }
-        if !analyst.wanted {
-            // Turned off and idle: the engine is not needed any more.
-            self.analyst = None;
-            return;
-        }
-        let Some(target) = target else {
-            // Waiting: the engine stays idle in its seat.
-            return;
-        };
-        let Some(mut seat) = analyst.seat.take() else {
-            return;
-        };
-        self.next_token += 1;
-        let token = self.next_token;
-        let stop = Arc::new(AtomicBool::new(false));
-        let messages = self.messages.clone();
-        let (flag, deadlines, command) = (stop.clone(), self.deadlines, target.clone());
-        self.outstanding += 1;
-        std::thread::spawn(move || {
-            let lines = messages.clone();
-            let error = analysis::analyse(&mut seat, &command, &deadlines, &flag, &mut |line| {
-                let _ = lines.send(Message::Line {
-                    token,
-                    line: line.to_string(),
-                });
-            })
-            .err();
-            let _ = messages.send(Message::Analysed { token, seat, error });
-        });
-        let node = analyst.node.unwrap_or(self.game.end());
-        let side = self
-            .game
-            .position_at(node)
-            .unwrap_or(*self.game.current())
-            .side_to_move();
-        analyst.worker = Some(Worker {
-            token,
-            stop,
-            side,
-            game: self.game.number,
-        });
-        analyst.target = Some(target);
-        let who = format!("analysis: {}", self.roster[analyst.engine].name);
-        self.show_live(who, side, node);
     }
 
     /// Starts the figures of a search by `who` of `node`, whose position has `side` to move.
@@ -1103,6 +893,15 @@ impl Core {
                 self.game.play(mv, after);
                 self.notice = None;
                 self.end_live(format!("played {mv}"));
+                // An engine set to ponder thinks on the reply it expects meanwhile.
+                let (moves, game_rules) = (self.game_moves(), self.game_rules());
+                let seat = self.seats[side.index()]
+                    .as_mut()
+                    .and_then(|s| s.seat.as_mut());
+                if let Some(seat) = seat {
+                    let game = &self.game;
+                    seat.start_pondering(&after, &game.opening, &moves, &game_rules, &game.clocks);
+                }
             }
             Asked::Lost(termination, _) => {
                 let name = self.game.players[side.index()].name();
@@ -1121,29 +920,6 @@ impl Core {
                     slot.started = false;
                 }
             }
-        }
-        true
-    }
-
-    /// The analysis worker ended; true when the state changed.
-    fn analysed(&mut self, token: u64, seat: Box<Seat>, error: Option<String>) -> bool {
-        let Some(analyst) = &mut self.analyst else {
-            return false;
-        };
-        if analyst.worker.as_ref().map(|w| w.token) != Some(token) {
-            return false;
-        }
-        analyst.worker = None;
-        analyst.target = None;
-        analyst.seat = Some(seat);
-        let shown = self.live_who.0.starts_with("analysis: ");
-        if let Some(error) = error {
-            analyst.wanted = false;
-            let name = &self.roster[analyst.engine].name;
-            self.notice = Some(format!("Analysis by {name} failed: {error}"));
-        }
-        if shown {
-            self.end_live("stopped".to_string());
         }
         true
     }
@@ -1224,6 +1000,7 @@ impl Core {
             held: self.held,
             paused: self.paused,
             notice: self.notice.as_deref(),
+            why_no_takeback: self.takeback_refusal(),
         })
     }
 }
