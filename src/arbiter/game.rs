@@ -199,8 +199,8 @@ impl Seat {
         let reply = reply.to_string();
         let mut pondered = moves.to_vec();
         pondered.push(reply.clone());
-        let go = go_command(game_rules.time_control, clocks.left, self.protocol == "ugi");
-        let go = go.replacen("go", "go ponder", 1);
+        let ugi = self.protocol == "ugi";
+        let go = go_command(game_rules.time_control, clocks.left, ugi, Search::Ponder);
         let sent = process
             .send(&position_command(opening, &pondered))
             .and_then(|_| process.send(&go));
@@ -251,8 +251,24 @@ pub fn position_command(opening: &Opening, moves: &[String]) -> String {
     command
 }
 
+/// Whether a `go` asks for a move or for pondering on the opponent's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    Move,
+    Ponder,
+}
+
 /// The `go` command, with both clocks in the protocol's own names.
-fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> String {
+fn go_command(
+    time_control: TimeControl,
+    clocks: [Duration; 2],
+    ugi: bool,
+    search: Search,
+) -> String {
+    let go = match search {
+        Search::Move => "go",
+        Search::Ponder => "go ponder",
+    };
     match time_control {
         TimeControl::Clock { increment, .. } => {
             let (black, white, binc, winc) = if ugi {
@@ -262,15 +278,15 @@ fn go_command(time_control: TimeControl, clocks: [Duration; 2], ugi: bool) -> St
             };
             let inc = increment.as_millis();
             format!(
-                "go {black} {} {white} {} {binc} {inc} {winc} {inc}",
+                "{go} {black} {} {white} {} {binc} {inc} {winc} {inc}",
                 clocks[0].as_millis(),
                 clocks[1].as_millis()
             )
         }
         // The protocol's least move time is 1 ms.
-        TimeControl::MoveTime(time) => format!("go movetime {}", time.as_millis().max(1)),
-        TimeControl::Depth(depth) => format!("go depth {depth}"),
-        TimeControl::Nodes(nodes) => format!("go nodes {nodes}"),
+        TimeControl::MoveTime(time) => format!("{go} movetime {}", time.as_millis().max(1)),
+        TimeControl::Depth(depth) => format!("{go} depth {depth}"),
+        TimeControl::Nodes(nodes) => format!("{go} nodes {nodes}"),
     }
 }
 
@@ -421,21 +437,19 @@ pub fn ask(
     let ugi = seat.protocol == "ugi";
     // A pondering engine whose expected reply was played goes on with `ponderhit`, its clock
     // running from then; on another reply its ponder search is stopped first.
-    let hit = match seat.pondering.take() {
-        Some(reply) if moves.last() == Some(&reply) => true,
-        Some(_) => {
-            seat.halt(ponder_grace(deadlines));
-            false
-        }
-        None => false,
-    };
+    let hit = seat.pondering.is_some() && seat.pondering.as_ref() == moves.last();
+    if hit {
+        seat.pondering = None;
+    } else {
+        seat.stop_pondering(deadlines);
+    }
     let Some(process) = seat.process.as_mut() else {
         return Asked::Lost(Termination::Crash, None);
     };
     let sent = if hit {
         process.send("ponderhit")
     } else {
-        let go = go_command(game_rules.time_control, clocks.left, ugi);
+        let go = go_command(game_rules.time_control, clocks.left, ugi, Search::Move);
         process
             .send(&position_command(opening, moves))
             .and_then(|_| process.send(&go))

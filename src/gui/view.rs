@@ -214,6 +214,10 @@ fn time_text(time_control: TimeControl, stall: Duration) -> String {
     }
 }
 
+/// Why a person cannot move while the game is paused: the page shows it, the server refuses
+/// with it.
+pub const PAUSED: &str = "The game is paused: Resume to move.";
+
 /// The state the page draws, as JSON.
 pub fn state(context: &Context) -> Arc<str> {
     let game = context.game;
@@ -223,7 +227,7 @@ pub fn state(context: &Context) -> Arc<str> {
     let why_not = if let Some(ended) = &game.ended {
         Some(format!("The game is over. {}", ended.text))
     } else if context.held {
-        Some("The game is paused: Resume to move.".to_string())
+        Some(PAUSED.to_string())
     } else if !human_to_move {
         Some(format!(
             "It is {}'s turn: the engine plays it.",

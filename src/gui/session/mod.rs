@@ -666,7 +666,7 @@ impl Core {
             return Err(format!("the game is over: {}", ended.text));
         }
         if node.is_none() && self.held {
-            return Err("the game is paused: Resume to move".to_string());
+            return Err(view::PAUSED.to_string());
         }
         if at != game.end() || game.ended.is_some() {
             let mv: Move = text
