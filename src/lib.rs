@@ -7,12 +7,14 @@
 pub mod arbiter;
 pub mod bench;
 pub mod bot;
+pub mod cgt;
 pub mod engine;
 pub mod gui;
 pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod value;
 
 pub use rules::{
     Bits, Board, Capture, Color, Diagram, Direction, FenError, IllegalMove, ImageError, Move,

@@ -184,6 +184,26 @@ impl<B: Bits> Board<B> {
         }
     }
 
+    /// The masks of this board's size.
+    pub fn layout(&self) -> &'static Layout<B> {
+        self.layout
+    }
+
+    /// This position with only the stones on `squares` left (the side to move unchanged).
+    pub fn keep_only(&self, squares: B) -> Board<B> {
+        Board::from_parts(
+            self.layout,
+            self.black & squares,
+            self.white & squares,
+            self.side,
+        )
+    }
+
+    /// This position with `color` to move.
+    pub fn with_side_to_move(&self, color: Color) -> Board<B> {
+        Board::from_parts(self.layout, self.black, self.white, color)
+    }
+
     /// The empty squares.
     pub fn empty(&self) -> B {
         self.layout.all & !(self.black | self.white)

@@ -8,6 +8,7 @@ pub(crate) mod fen;
 pub mod mix;
 pub(crate) mod moves;
 pub(crate) mod position;
+pub(crate) mod regions;
 pub(crate) mod square;
 pub(crate) mod symmetry;
 pub(crate) mod variant;

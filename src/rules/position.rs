@@ -130,6 +130,38 @@ impl Position {
         on_board!(self, b => visitor.visit(b))
     }
 
+    /// The independent regions of this position (see [`Board::region_stones`]), each as the
+    /// position holding only its stones, with the same side to move: the position is their
+    /// sum as combinatorial games.
+    pub fn regions(&self) -> Vec<Position> {
+        match self {
+            Position::Small(b) => b
+                .region_stones()
+                .into_iter()
+                .map(|s| Position::Small(b.keep_only(s)))
+                .collect(),
+            Position::Medium(b) => b
+                .region_stones()
+                .into_iter()
+                .map(|s| Position::Medium(b.keep_only(s)))
+                .collect(),
+            Position::Large(b) => b
+                .region_stones()
+                .into_iter()
+                .map(|s| Position::Large(b.keep_only(s)))
+                .collect(),
+        }
+    }
+
+    /// This position with `color` to move.
+    pub fn with_side_to_move(&self, color: Color) -> Position {
+        match self {
+            Position::Small(b) => Position::Small(b.with_side_to_move(color)),
+            Position::Medium(b) => Position::Medium(b.with_side_to_move(color)),
+            Position::Large(b) => Position::Large(b.with_side_to_move(color)),
+        }
+    }
+
     /// The rules this position is played under.
     pub fn rules(&self) -> Rules {
         on_board!(self, b => b.rules())

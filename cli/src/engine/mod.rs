@@ -1,11 +1,14 @@
 //! `konane-engine`: the UCI/UGI engine; `perft`, `solve` and `bench` subcommands.
 
 mod solve;
+mod value;
 
 use crate::console::{self, RulesArgs};
 use clap::{Parser, Subcommand};
 use konane::{Position, PositionError};
 use std::ffi::OsString;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -49,6 +52,15 @@ DIR/results/N.txt, and --run all (or 3-9, or 1,4) runs jobs in turn in one proce
 (exit code 1)."
     )]
     Solve(solve::SolveArgs),
+    /// Print a position's value as a combinatorial game (Black is Left), and each of its
+    /// independent regions' values, in CGSuite's notation.
+    #[command(
+        after_help = "Prints 'value: <game>' (numbers such as 1/2, nimbers *, *2, ups ^ and v, switches +-1, \
+other games in braces as CGSuite writes them), 'outcome:', 'winner: Black|White (... to move)', \
+'regions: N' and one line per region: its stones' squares and its value. Regions are groups of \
+stones no sequence of moves can bring together; the position is their sum."
+    )]
+    Value(value::ValueArgs),
     /// Search the bench positions to a fixed depth; print total nodes and nodes per second.
     Bench {
         /// Plies to search each position.
@@ -63,6 +75,37 @@ fn position_of(rules: &RulesArgs, fen: Option<&str>) -> Result<Position, Positio
         Some(text) => Position::from_fen(text, rules.opening, rules.capture),
         None => Position::start(rules.rules()).map_err(PositionError::Rules),
     }
+}
+
+/// The position the flags name (see [`position_of`]) after `moves`, separated by spaces.
+fn position_after(
+    rules: &RulesArgs,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Position, String> {
+    let mut position = position_of(rules, fen).map_err(|e| e.to_string())?;
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let mv: konane::Move = text
+            .parse()
+            .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
+        position.play(mv).map_err(|e| {
+            format!(
+                "--moves: illegal move {text} (move {} of the list): {e}",
+                i + 1
+            )
+        })?;
+    }
+    Ok(position)
+}
+
+/// A flag that Ctrl-C sets.
+pub(crate) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        eprintln!("warning: cannot catch Ctrl-C: {error}");
+    }
+    stop
 }
 
 /// Runs `konane-engine` with `arguments` (the program's name first) and returns its exit
@@ -107,6 +150,7 @@ where
             0
         }
         Some(Command::Solve(args)) => solve::run(args),
+        Some(Command::Value(args)) => value::run(args),
         Some(Command::Bench { depth }) => {
             let result = konane::bench::run(depth, &konane::search::Flags::default())
                 .expect("never stopped");

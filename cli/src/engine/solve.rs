@@ -7,7 +7,6 @@ use konane::solve::report::{hash_mb_within, solve_openings, solve_position};
 use konane::solve::split::{JobList, MAX_DEPTH, Split, SplitError};
 use konane::{Position, Rules};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -91,7 +90,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
         let jobs = list.numbers(&split).map_err(|e| e.to_string())?;
         return run_jobs(&args, &split, dir, &jobs).map(exit);
     }
-    let position = position(&args)?;
+    let position = super::position_after(&args.rules, args.fen.as_deref(), args.moves.as_deref())?;
     if let (Some(depth), Some(dir)) = (args.split, &args.jobs) {
         let split = Split::new(&position, depth);
         split.write(dir).map_err(|e| e.to_string())?;
@@ -103,7 +102,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
         return Ok(0);
     }
     let table = open_table(&args, &position)?;
-    let stop = stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let threads = threads(&args);
     let timed_out = AtomicBool::new(false);
     let solve = || {
@@ -198,7 +197,7 @@ fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Resu
     };
     let position = split.job(jobs[first]).map_err(|e| e.to_string())?;
     let table = open_table(args, position)?;
-    let stop = stop_on_ctrl_c();
+    let stop = super::stop_on_ctrl_c();
     let threads = threads(args);
     with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
         for (i, &job) in jobs.iter().enumerate().skip(first) {
@@ -292,43 +291,10 @@ fn with_checkpoints<T>(
 }
 
 /// The position the flags name: the start or `--fen`, then `--moves`.
-fn position(args: &SolveArgs) -> Result<Position, String> {
-    let mut position =
-        super::position_of(&args.rules, args.fen.as_deref()).map_err(|e| e.to_string())?;
-    for (i, text) in args
-        .moves
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .enumerate()
-    {
-        let mv: konane::Move = text
-            .parse()
-            .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
-        position.play(mv).map_err(|e| {
-            format!(
-                "--moves: illegal move {text} (move {} of the list): {e}",
-                i + 1
-            )
-        })?;
-    }
-    Ok(position)
-}
-
 /// `--threads`, or one per core.
 fn threads(args: &SolveArgs) -> usize {
     args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n as usize,
     )
-}
-
-/// A flag that Ctrl-C sets.
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    if let Err(error) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        eprintln!("warning: cannot catch Ctrl-C: {error}");
-    }
-    stop
 }

@@ -1,0 +1,231 @@
+//! The values of Konane positions as combinatorial games: Black is Left, White is Right, and
+//! a position is the game whose Left options are the positions after Black's moves and whose
+//! Right options those after White's. A position is the sum of its independent regions
+//! ([`Position::regions`]), so each region is valued once and the parts added.
+
+use crate::cgt::{Game, Games, Outcome};
+use crate::rules::{Color, Phase, Position, Square};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Why a position has no value here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueError {
+    /// The opening removals are not over: values start once every move is a capture.
+    Opening,
+    /// Valuing it needs more distinct positions than the limit allows.
+    TooLarge {
+        /// The limit that was reached.
+        limit: u64,
+    },
+    /// The stop flag was set.
+    Stopped,
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueError::Opening => write!(
+                f,
+                "the opening removals are not over: values start once every move is a capture"
+            ),
+            ValueError::TooLarge { limit } => write!(
+                f,
+                "the position needs more than {limit} distinct positions to value: give a \
+                 larger limit, or a position with fewer stones"
+            ),
+            ValueError::Stopped => write!(f, "stopped before the value was known"),
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// One independent region of a position and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionValue {
+    /// The squares of the region's stones.
+    pub squares: Vec<Square>,
+    /// The region's value, a canonical game of [`Values::games`].
+    pub value: Game,
+}
+
+/// A position's regions with their values, and their sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionValue {
+    /// The independent regions, in order of their lowest square.
+    pub regions: Vec<RegionValue>,
+    /// The sum of the regions: the value of the whole position.
+    pub total: Game,
+}
+
+/// The outcome class in words, for people: who wins, and when.
+pub fn outcome_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Left => "Black wins whoever starts",
+        Outcome::Right => "White wins whoever starts",
+        Outcome::Next => "the player to move wins",
+        Outcome::Previous => "the player to move loses",
+    }
+}
+
+/// A position's stones, whoever is to move: the key of a value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stones(Position);
+
+impl Stones {
+    fn of(position: &Position) -> Stones {
+        Stones(position.with_side_to_move(Color::Black))
+    }
+}
+
+impl Hash for Stones {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash());
+    }
+}
+
+impl fmt::Debug for Stones {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.fen())
+    }
+}
+
+/// Values of positions, with every region valued so far remembered.
+///
+/// ```
+/// use konane::value::Values;
+/// use konane::{Capture, Color, Opening, Position};
+/// use std::sync::atomic::AtomicBool;
+///
+/// let never = AtomicBool::new(false);
+/// let mut values = Values::new(1_000_000);
+/// // Black's a1 can jump b1 and land on c1; White's b1 has nowhere to land: one move for Black.
+/// let position = Position::from_fen("4/4/bw2 w", Opening::Any, Capture::Straight)?;
+/// let value = values.value(&position, &never)?;
+/// assert_eq!(values.games().notation(value.total), "1");
+/// // White, to move, has no move and loses.
+/// assert_eq!(values.winner(&position, &never)?, Color::Black);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Values {
+    games: Games,
+    known: HashMap<Stones, Game>,
+    limit: u64,
+}
+
+/// How many new positions are valued between looks at the stop flag.
+const STOP_EVERY: usize = 4096;
+
+impl Values {
+    /// An empty memory, valuing at most `limit` distinct positions in all.
+    pub fn new(limit: u64) -> Values {
+        Values {
+            games: Games::new(),
+            known: HashMap::new(),
+            limit,
+        }
+    }
+
+    /// The games the values are handles of: to write, compare or add them.
+    pub fn games(&mut self) -> &mut Games {
+        &mut self.games
+    }
+
+    /// How many distinct positions have been valued.
+    pub fn positions(&self) -> u64 {
+        self.known.len() as u64
+    }
+
+    /// The value of `position` and of each of its independent regions. Refused during the
+    /// opening removals, past the limit of positions, or once `stop` is set.
+    pub fn value(
+        &mut self,
+        position: &Position,
+        stop: &AtomicBool,
+    ) -> Result<PositionValue, ValueError> {
+        let empty = position.rules().area() - position.stone_total() as usize;
+        if position.phase() != Phase::Jumps || empty < 2 {
+            return Err(ValueError::Opening);
+        }
+        let mut regions = Vec::new();
+        for region in position.regions() {
+            let value = self.value_of(&region, stop)?;
+            let rules = region.rules();
+            let squares = (0..rules.area())
+                .map(|i| rules.square(i))
+                .filter(|&square| region.stone_on(square).is_some())
+                .collect();
+            regions.push(RegionValue { squares, value });
+        }
+        let parts: Vec<Game> = regions.iter().map(|region| region.value).collect();
+        let total = self.games.sum_all(&parts);
+        Ok(PositionValue { regions, total })
+    }
+
+    /// Who wins `position` with perfect play, the side to move starting.
+    pub fn winner(&mut self, position: &Position, stop: &AtomicBool) -> Result<Color, ValueError> {
+        let total = self.value(position, stop)?.total;
+        let black_starts = position.side_to_move() == Color::Black;
+        Ok(if self.games.outcome(total).left_wins(black_starts) {
+            Color::Black
+        } else {
+            Color::White
+        })
+    }
+
+    /// The outcome class of `position`'s value.
+    pub fn outcome(
+        &mut self,
+        position: &Position,
+        stop: &AtomicBool,
+    ) -> Result<Outcome, ValueError> {
+        let total = self.value(position, stop)?.total;
+        Ok(self.games.outcome(total))
+    }
+
+    /// The value of a position of one region or more, remembered by its stones.
+    fn value_of(&mut self, position: &Position, stop: &AtomicBool) -> Result<Game, ValueError> {
+        let key = Stones::of(position);
+        if let Some(&known) = self.known.get(&key) {
+            return Ok(known);
+        }
+        if self.known.len() as u64 >= self.limit {
+            return Err(ValueError::TooLarge { limit: self.limit });
+        }
+        if self.known.len().is_multiple_of(STOP_EVERY) && stop.load(Ordering::Relaxed) {
+            return Err(ValueError::Stopped);
+        }
+        let regions = key.0.regions();
+        let value = if regions.len() > 1 {
+            let mut parts = Vec::with_capacity(regions.len());
+            for region in &regions {
+                parts.push(self.value_of(region, stop)?);
+            }
+            self.games.sum_all(&parts)
+        } else {
+            let left = self.options(&key.0, stop)?;
+            let right = self.options(&key.0.with_side_to_move(Color::White), stop)?;
+            self.games.game(&left, &right)
+        };
+        self.known.insert(key, value);
+        Ok(value)
+    }
+
+    /// The values of the positions after each move of the side to move.
+    fn options(&mut self, position: &Position, stop: &AtomicBool) -> Result<Vec<Game>, ValueError> {
+        let mut options = Vec::new();
+        for mv in position.legal_moves() {
+            let mut after = *position;
+            after.play_unchecked(mv);
+            options.push(self.value_of(&after, stop)?);
+        }
+        Ok(options)
+    }
+}
+
+#[cfg(test)]
+mod tests;
