@@ -37,11 +37,13 @@ from konane._konane import (
     Position,
     ProofTable,
     Solution,
+    Value,
     __version__,
     check,
     play_match,
     serve,
     solve,
+    value,
 )
 from konane.errors import EngineError, IllegalMoveError, KonaneError, ParseError
 
@@ -62,10 +64,12 @@ __all__ = [
     "Position",
     "ProofTable",
     "Solution",
+    "Value",
     "check",
     "play_match",
     "run_bot",
     "solve",
+    "value",
     "__version__",
 ]
 

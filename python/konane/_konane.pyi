@@ -13,6 +13,8 @@ __all__ = [
     "Solution",
     "ProofTable",
     "solve",
+    "Value",
+    "value",
     "Limit",
     "Engine",
     "Analysis",
@@ -280,6 +282,25 @@ def solve(
 
     >>> solve(Position.from_string("b3/4/4/3w b")).result
     'loss'
+    """
+
+@final
+class Value:
+    """A position's value as a combinatorial game (Black is Left) and its regions' values."""
+
+    value: str
+    outcome: Literal["black", "white", "next", "previous"]
+    winner: _Colour
+    regions: list[tuple[list[str], str]]
+    positions: int
+
+def value(position: Position, *, limit: int = 20_000_000) -> Value:
+    """The value of ``position`` as CGSuite writes it, its outcome class, who wins with the side
+    to move starting, and each independent region's stones and value; at most ``limit``
+    distinct positions are valued (beyond, ``KonaneError``). Ctrl-C raises ``KeyboardInterrupt``.
+
+    >>> value(Position.from_string("9/9/1bw3bw1 b")).regions
+    [(['b1', 'c1'], '*'), (['g1', 'h1'], '*')]
     """
 
 class _Score(TypedDict, total=False):

@@ -13,6 +13,7 @@ mod limit;
 mod pgn;
 mod rules;
 mod solve;
+mod value;
 
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,6 +68,8 @@ fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<solve::PySolution>()?;
     module.add_class::<solve::PyProofTable>()?;
     module.add_function(wrap_pyfunction!(solve::solve, module)?)?;
+    module.add_class::<value::PyValue>()?;
+    module.add_function(wrap_pyfunction!(value::value, module)?)?;
     module.add_class::<limit::PyLimit>()?;
     module.add_class::<engine::PyEngine>()?;
     module.add_class::<analysis::PyAnalysis>()?;
