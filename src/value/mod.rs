@@ -4,10 +4,10 @@
 //! ([`Position::regions`]), so each region is valued once and the parts added.
 
 use crate::cgt::{Game, Games, Outcome};
-use crate::rules::{Color, Phase, Position, Square};
+use crate::rules::position::BoardVisitor;
+use crate::rules::{Bits, Board, Color, Phase, Position, Rules, Square};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why a position has no value here.
@@ -71,25 +71,52 @@ pub fn outcome_words(outcome: Outcome) -> &'static str {
     }
 }
 
-/// A position's stones, whoever is to move: the key of a value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Stones(Position);
+/// A position's stones exactly, whoever is to move: the key of a value. The squares are
+/// Black's indices, a separator, then White's.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Stones {
+    rules: Rules,
+    squares: Box<[u16]>,
+}
 
 impl Stones {
-    fn of(position: &Position) -> Stones {
-        Stones(position.with_side_to_move(Color::Black))
+    fn of<B: Bits>(board: &Board<B>) -> Stones {
+        let index = |i: usize| u16::try_from(i).unwrap_or(u16::MAX);
+        let squares = board
+            .stones(Color::Black)
+            .squares()
+            .map(index)
+            .chain(std::iter::once(u16::MAX))
+            .chain(board.stones(Color::White).squares().map(index))
+            .collect();
+        Stones {
+            rules: board.rules(),
+            squares,
+        }
     }
 }
 
-impl Hash for Stones {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash());
-    }
+/// [`Values::value`] on a board of one width.
+struct Valuing<'v> {
+    values: &'v mut Values,
+    stop: &'v AtomicBool,
 }
 
-impl fmt::Debug for Stones {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0.fen())
+impl BoardVisitor for Valuing<'_> {
+    type Output = Result<PositionValue, ValueError>;
+
+    fn visit<B: Bits>(self, board: &Board<B>) -> Self::Output {
+        let mut regions = Vec::new();
+        for stones in board.region_stones() {
+            let region = board.keep_only(stones);
+            let value = self.values.value_of(&region, self.stop)?;
+            let rules = board.rules();
+            let squares = stones.squares().map(|i| rules.square(i)).collect();
+            regions.push(RegionValue { squares, value });
+        }
+        let parts: Vec<Game> = regions.iter().map(|region| region.value).collect();
+        let total = self.values.games.sum_all(&parts);
+        Ok(PositionValue { regions, total })
     }
 }
 
@@ -151,19 +178,7 @@ impl Values {
         if position.phase() != Phase::Jumps || empty < 2 {
             return Err(ValueError::Opening);
         }
-        let mut regions = Vec::new();
-        for region in position.regions() {
-            let value = self.value_of(&region, stop)?;
-            let rules = region.rules();
-            let squares = (0..rules.area())
-                .map(|i| rules.square(i))
-                .filter(|&square| region.stone_on(square).is_some())
-                .collect();
-            regions.push(RegionValue { squares, value });
-        }
-        let parts: Vec<Game> = regions.iter().map(|region| region.value).collect();
-        let total = self.games.sum_all(&parts);
-        Ok(PositionValue { regions, total })
+        position.visit(Valuing { values: self, stop })
     }
 
     /// Who wins `position` with perfect play, the side to move starting.
@@ -188,27 +203,31 @@ impl Values {
     }
 
     /// The value of a position of one region or more, remembered by its stones.
-    fn value_of(&mut self, position: &Position, stop: &AtomicBool) -> Result<Game, ValueError> {
-        let key = Stones::of(position);
+    fn value_of<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        stop: &AtomicBool,
+    ) -> Result<Game, ValueError> {
+        let key = Stones::of(board);
         if let Some(&known) = self.known.get(&key) {
             return Ok(known);
         }
-        if self.known.len() as u64 >= self.limit {
+        if self.positions() >= self.limit {
             return Err(ValueError::TooLarge { limit: self.limit });
         }
         if self.known.len().is_multiple_of(STOP_EVERY) && stop.load(Ordering::Relaxed) {
             return Err(ValueError::Stopped);
         }
-        let regions = key.0.regions();
+        let regions = board.region_stones();
         let value = if regions.len() > 1 {
             let mut parts = Vec::with_capacity(regions.len());
-            for region in &regions {
-                parts.push(self.value_of(region, stop)?);
+            for stones in regions {
+                parts.push(self.value_of(&board.keep_only(stones), stop)?);
             }
             self.games.sum_all(&parts)
         } else {
-            let left = self.options(&key.0, stop)?;
-            let right = self.options(&key.0.with_side_to_move(Color::White), stop)?;
+            let left = self.options(&board.with_side_to_move(Color::Black), stop)?;
+            let right = self.options(&board.with_side_to_move(Color::White), stop)?;
             self.games.game(&left, &right)
         };
         self.known.insert(key, value);
@@ -216,10 +235,14 @@ impl Values {
     }
 
     /// The values of the positions after each move of the side to move.
-    fn options(&mut self, position: &Position, stop: &AtomicBool) -> Result<Vec<Game>, ValueError> {
+    fn options<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Game>, ValueError> {
         let mut options = Vec::new();
-        for mv in position.legal_moves() {
-            let mut after = *position;
+        for mv in board.legal_moves() {
+            let mut after = *board;
             after.play_unchecked(mv);
             options.push(self.value_of(&after, stop)?);
         }
