@@ -1,4 +1,5 @@
-//! Exact play in small positions: before searching, the engine tries to prove a win with the
+//! Exact play in small positions: before searching, the engine tries to prove a win, from the
+//! values of the position's independent regions when it splits (src/value), else with the
 //! solver (src/solve), so that it never misplays an endgame it could have proven. A proof is
 //! reported as `mate N`; anything else falls back to the playing search, which leaves out the
 //! moves the attempt proved to lose.
@@ -7,6 +8,7 @@ use crate::rules::Rules;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::solve::{MoveResult, ProofTable, Solver};
+use crate::value::Values;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -34,6 +36,14 @@ pub fn max_stones(area: usize, time: Duration) -> usize {
 
 /// The proof table's size in MB.
 const TABLE_MB: usize = 16;
+/// Positions an attempt by values may value anew per millisecond of its time: valuing runs at
+/// about 40,000 positions a second on the regions of narrow boards (10x3), faster on small ones.
+const VALUED_PER_MS: u64 = 40;
+/// Positions valued by the attempts of one move at least, however short its time.
+const LEAST_VALUED: u64 = 2_000;
+/// Positions whose values are kept from move to move (then forgotten at once): some 300 bytes
+/// each with their games, so about 300 MB.
+const MOST_KEPT: u64 = 1_000_000;
 
 /// A proven win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,9 +65,11 @@ pub struct Attempt {
     pub losing: Vec<Move>,
 }
 
-/// The solver's table, kept from move to move for one set of rules.
+/// The solver's table, kept from move to move for one set of rules, and the values of the
+/// regions met.
 pub struct Exact {
     table: Option<(Rules, ProofTable)>,
+    values: Values,
 }
 
 impl Default for Exact {
@@ -69,7 +81,10 @@ impl Default for Exact {
 impl Exact {
     /// No table yet: it is made on first use.
     pub fn new() -> Exact {
-        Exact { table: None }
+        Exact {
+            table: None,
+            values: Values::new(0),
+        }
     }
 
     /// Makes the table ready for `rules` (a proof is true in every game under the same rules,
@@ -101,7 +116,13 @@ impl Exact {
     ) -> Attempt {
         let stones = position.stone_total() as usize;
         let time = deadline.saturating_duration_since(Instant::now());
-        if stones > max_stones(position.rules().area(), time) || position.is_game_over() {
+        if position.is_game_over() {
+            return Attempt::default();
+        }
+        if let Some(attempt) = self.by_values(position, time, stop) {
+            return attempt;
+        }
+        if stones > max_stones(position.rules().area(), time) {
             return Attempt::default();
         }
         self.prepare(position.rules());
@@ -126,6 +147,49 @@ impl Exact {
             .map(|&(mv, _)| mv)
             .collect();
         Attempt { win, losing }
+    }
+}
+
+impl Exact {
+    /// Proves what it can of `position` from the values of its regions, when it splits into
+    /// two or more and each move's value is found within the positions `time` allows: a
+    /// winning move, or every move lost. `None` otherwise (the solver is tried then).
+    fn by_values(
+        &mut self,
+        position: &Position,
+        time: Duration,
+        stop: &AtomicBool,
+    ) -> Option<Attempt> {
+        if position.regions().len() < 2 {
+            return None;
+        }
+        if self.values.positions() > MOST_KEPT {
+            self.values = Values::new(0);
+        }
+        let before = self.values.positions();
+        let millis = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+        self.values
+            .allow(millis.saturating_mul(VALUED_PER_MS).max(LEAST_VALUED));
+        let mover = position.side_to_move();
+        let mut losing = Vec::new();
+        for mv in position.legal_moves() {
+            let mut after = *position;
+            after.play_unchecked(mv);
+            if self.values.winner(&after, stop).ok()? == mover {
+                // No game lasts more plies than there are stones.
+                let plies = after.stone_total();
+                return Some(Attempt {
+                    win: Some(ProvenWin {
+                        best: mv,
+                        mate_in: 1 + plies.div_ceil(2),
+                        nodes: self.values.positions() - before,
+                    }),
+                    losing,
+                });
+            }
+            losing.push(mv);
+        }
+        Some(Attempt { win: None, losing })
     }
 }
 
@@ -167,6 +231,78 @@ mod tests {
         // Past the deadline nothing is proven.
         let attempt = exact.attempt(&six_by_six("c4 c3"), Instant::now(), &stop);
         assert_eq!(attempt, Attempt::default());
+    }
+
+    #[test]
+    fn positions_that_split_are_proven_from_values_as_the_solver_proves_them() {
+        let stop = AtomicBool::new(false);
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut random = crate::rules::mix::Random::new(3);
+        let mut exact = Exact::new();
+        let (mut wins, mut losses) = (0, 0);
+        while wins < 10 || losses < 10 {
+            // Sparse random positions of 10x10: most split into several regions.
+            let mut diagram = String::new();
+            for rank in (0..10).rev() {
+                for file in 0..10 {
+                    diagram.push(match (random.below(100) < 18, (file + rank) % 2) {
+                        (false, _) => '1',
+                        (true, 0) => 'w',
+                        (true, _) => 'b',
+                    });
+                }
+                diagram.push('/');
+            }
+            let side = if random.below(2) == 0 { 'b' } else { 'w' };
+            let fen = merge_ones(diagram.trim_end_matches('/')) + &format!(" {side}");
+            let position = Position::from_fen(&fen, Opening::Any, Capture::Straight).unwrap();
+            if position.regions().len() < 2 || position.is_game_over() {
+                continue;
+            }
+            let attempt = exact
+                .by_values(&position, Duration::from_secs(10), &stop)
+                .unwrap();
+            let table = ProofTable::new(16).unwrap();
+            let truth = Solver::new(&table, &stop)
+                .with_deadline(far)
+                .solve(&position, true);
+            assert_eq!(attempt.win.is_some(), truth.wins == Some(true), "{fen}");
+            match attempt.win {
+                Some(win) => {
+                    assert!(
+                        truth.winning_moves().contains(&win.best),
+                        "{fen}: {}",
+                        win.best
+                    );
+                    wins += 1;
+                }
+                None => {
+                    assert_eq!(attempt.losing.len(), position.legal_moves().len(), "{fen}");
+                    losses += 1;
+                }
+            }
+        }
+    }
+
+    /// A rank of '1's written as runs, as position strings need.
+    fn merge_ones(text: &str) -> String {
+        let mut merged = String::new();
+        let mut run = 0;
+        for c in text.chars() {
+            if c == '1' {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                merged += &run.to_string();
+                run = 0;
+            }
+            merged.push(c);
+        }
+        if run > 0 {
+            merged += &run.to_string();
+        }
+        merged
     }
 
     #[test]

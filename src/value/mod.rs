@@ -157,6 +157,11 @@ impl Values {
         }
     }
 
+    /// Lets `more` positions be valued beyond those valued so far.
+    pub fn allow(&mut self, more: u64) {
+        self.limit = self.positions().saturating_add(more);
+    }
+
     /// The games the values are handles of: to write, compare or add them.
     pub fn games(&mut self) -> &mut Games {
         &mut self.games
