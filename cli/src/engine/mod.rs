@@ -1,4 +1,4 @@
-//! `konane-engine`: the UCI/UGI engine; `perft`, `solve` and `bench` subcommands.
+//! `konane-engine`: the UCI/UGI engine; `perft`, `solve`, `value` and `bench` subcommands.
 
 mod solve;
 mod value;
@@ -77,25 +77,38 @@ fn position_of(rules: &RulesArgs, fen: Option<&str>) -> Result<Position, Positio
     }
 }
 
-/// The position the flags name (see [`position_of`]) after `moves`, separated by spaces.
-fn position_after(
-    rules: &RulesArgs,
-    fen: Option<&str>,
-    moves: Option<&str>,
-) -> Result<Position, String> {
-    let mut position = position_of(rules, fen).map_err(|e| e.to_string())?;
-    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let mv: konane::Move = text
-            .parse()
-            .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
-        position.play(mv).map_err(|e| {
-            format!(
-                "--moves: illegal move {text} (move {} of the list): {e}",
-                i + 1
-            )
-        })?;
+/// Where a subcommand starts: the start position of the rules, or `--fen`, then `--moves`.
+#[derive(clap::Args)]
+struct PositionArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The position the flags name, or what is wrong with them.
+    fn position(&self) -> Result<Position, String> {
+        let mut position =
+            position_of(&self.rules, self.fen.as_deref()).map_err(|e| e.to_string())?;
+        let moves = self.moves.as_deref().unwrap_or("");
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let mv: konane::Move = text
+                .parse()
+                .map_err(|e| format!("--moves: bad move '{text}': {e}"))?;
+            position.play(mv).map_err(|e| {
+                format!(
+                    "--moves: illegal move {text} (move {} of the list): {e}",
+                    i + 1
+                )
+            })?;
+        }
+        Ok(position)
     }
-    Ok(position)
 }
 
 /// A flag that Ctrl-C sets.

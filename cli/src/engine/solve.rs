@@ -1,6 +1,5 @@
 //! `konane-engine solve`: its arguments, read and handed to the solver, the report or a split.
 
-use crate::console::RulesArgs;
 use clap::Args;
 use konane::solve::ProofTable;
 use konane::solve::report::{hash_mb_within, solve_openings, solve_position};
@@ -14,13 +13,7 @@ use std::time::{Duration, Instant};
 #[derive(Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    rules: RulesArgs,
-    /// Start from this position string instead of the start position.
-    #[arg(long)]
-    fen: Option<String>,
-    /// Moves to play first, separated by spaces.
-    #[arg(long)]
-    moves: Option<String>,
+    start: super::PositionArgs,
     /// Prove every move: print 'winning moves: ...' (empty after the colon on a loss).
     #[arg(long)]
     all: bool,
@@ -90,7 +83,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
         let jobs = list.numbers(&split).map_err(|e| e.to_string())?;
         return run_jobs(&args, &split, dir, &jobs).map(exit);
     }
-    let position = super::position_after(&args.rules, args.fen.as_deref(), args.moves.as_deref())?;
+    let position = args.start.position()?;
     if let (Some(depth), Some(dir)) = (args.split, &args.jobs) {
         let split = Split::new(&position, depth);
         split.write(dir).map_err(|e| e.to_string())?;

@@ -1,6 +1,5 @@
 //! `konane-engine value`: a position's value as a combinatorial game, region by region.
 
-use crate::console::RulesArgs;
 use clap::Args;
 use konane::Color;
 use konane::value::{ValueError, Values};
@@ -10,14 +9,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct ValueArgs {
     #[command(flatten)]
-    rules: RulesArgs,
-    /// The position string to value (the start position has no value: its removals are not
-    /// captures).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Moves to play first, separated by spaces.
-    #[arg(long)]
-    moves: Option<String>,
+    start: super::PositionArgs,
     /// The most distinct positions to value before giving up (exit code 1).
     #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
@@ -26,14 +18,13 @@ pub struct ValueArgs {
 /// Runs `konane-engine value`: 0 with the value printed, 1 past the limit, 130 on Ctrl-C, 2
 /// for bad input.
 pub fn run(args: ValueArgs) -> u8 {
-    let position =
-        match super::position_after(&args.rules, args.fen.as_deref(), args.moves.as_deref()) {
-            Ok(position) => position,
-            Err(error) => {
-                eprintln!("error: {error}");
-                return 2;
-            }
-        };
+    let position = match args.start.position() {
+        Ok(position) => position,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return 2;
+        }
+    };
     let stop = super::stop_on_ctrl_c();
     let started = Instant::now();
     let mut values = Values::new(args.limit);
