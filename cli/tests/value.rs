@@ -100,3 +100,67 @@ fn refusals_name_what_was_wrong() {
     let zero = engine(&["value", "--fen", "9/9/1bw3bw1 b", "--limit", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
+
+/// The position string of a narrow-board setup as scripts/narrow.py writes it: the full board
+/// (a1 white) but for a gap of two squares, with `side` to move.
+fn setup_fen(setup: &str, width: usize, height: usize, side: char) -> String {
+    let (f, r) = ((width - 1) / 2, (height - 1) / 2);
+    let gap = match setup {
+        "hc" => [(0, 0), (1, 0)],
+        "vc" => [(0, 0), (0, 1)],
+        "hm" => [(f, r), (f + 1, r)],
+        _ => [(f, r), (f, r + 1)],
+    };
+    let ranks: Vec<String> = (0..height)
+        .rev()
+        .map(|rank| {
+            (0..width)
+                .map(
+                    |file| match (gap.contains(&(file, rank)), (file + rank) % 2) {
+                        (true, _) => '1',
+                        (false, 0) => 'w',
+                        (false, _) => 'b',
+                    },
+                )
+                .collect::<String>()
+        })
+        .collect();
+    // Runs of '1' are valid position strings only when merged: "11" is eleven squares.
+    let merged: Vec<String> = ranks.iter().map(|rank| rank.replace("11", "2")).collect();
+    format!("{} {side}", merged.join("/"))
+}
+
+#[test]
+fn values_and_two_solves_give_the_same_outcome_on_narrow_setups() {
+    for (height, widths) in [(3, 3..=7), (4, 3..=5)] {
+        for width in widths {
+            for setup in ["hm", "vm", "hc", "vc"] {
+                let size = format!("{width}x{height}");
+                let winners: Vec<String> = ['b', 'w']
+                    .iter()
+                    .map(|&side| {
+                        let fen = setup_fen(setup, width, height, side);
+                        let solve =
+                            engine(&["solve", "--size", &size, "--opening", "any", "--fen", &fen]);
+                        assert!(solve.status.success(), "{fen}: {}", stderr(&solve));
+                        winner(&stdout(&solve)).expect("a winner").to_string()
+                    })
+                    .collect();
+                let expected = match (winners[0].as_str(), winners[1].as_str()) {
+                    ("Black", "White") => "the player to move wins",
+                    ("White", "Black") => "the player to move loses",
+                    ("Black", _) => "Black wins whoever starts",
+                    _ => "White wins whoever starts",
+                };
+                let fen = setup_fen(setup, width, height, 'b');
+                let value = engine(&["value", "--opening", "any", "--fen", &fen]);
+                assert!(value.status.success(), "{fen}: {}", stderr(&value));
+                assert!(
+                    stdout(&value).contains(&format!("outcome: {expected}\n")),
+                    "{fen}: solve says {expected}, value says\n{}",
+                    stdout(&value)
+                );
+            }
+        }
+    }
+}
