@@ -267,9 +267,10 @@ mod tests {
             if position.regions().len() < 2 || position.is_game_over() {
                 continue;
             }
-            let attempt = exact
-                .by_values(&position, Duration::from_secs(10), &stop)
-                .unwrap();
+            // Positions with a region of more than a dozen stones are left to the solver.
+            let Some(attempt) = exact.by_values(&position, Duration::from_secs(10), &stop) else {
+                continue;
+            };
             let table = ProofTable::new(16).unwrap();
             let truth = Solver::new(&table, &stop)
                 .with_deadline(far)
