@@ -144,6 +144,10 @@ pub struct Values {
     limit: u64,
 }
 
+/// The default limit of positions to value, for the command line and Python: about 3 GB, at
+/// some 300 bytes a position with its games (10x3 at the corner: 14.6M positions in 4.4 GB).
+pub const DEFAULT_LIMIT: u64 = 10_000_000;
+
 /// How many new positions are valued between looks at the stop flag.
 const STOP_EVERY: usize = 4096;
 

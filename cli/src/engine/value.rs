@@ -10,8 +10,9 @@ use std::time::Instant;
 pub struct ValueArgs {
     #[command(flatten)]
     start: super::PositionArgs,
-    /// The most distinct positions to value before giving up (exit code 1).
-    #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// The most distinct positions to value before giving up (exit code 1); each takes some
+    /// 300 bytes.
+    #[arg(long, default_value_t = konane::value::DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
 }
 

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Narrow boards: who wins 3xn and 4xn Konane from each of the four setups.
+
+A setup is the board full but for a gap of two side-by-side squares: horizontal or vertical,
+in the middle of the board or at a corner (the setups of "Solving Narrow Konane Boards", ICGA
+Journal 43(3), 2021). With our colours (a1 holds a white stone) the gaps are:
+  hc  a1 b1                       vc  a1 a2
+  hm  files f, f+1 on rank r+1    vm  ranks r+1, r+2 on file f
+where f = (width - 1) // 2 and r = (height - 1) // 2 (0-based). Each setup is solved twice,
+Black to move and White to move, by `konane-engine solve`; the two answers give the outcome
+class: N (the player to move wins), P (the player to move loses), B (Black wins whoever
+starts) or W (White wins whoever starts).
+
+Results go to proofs/narrow/results.jsonl, one line per solve; a run skips the solves already
+there, so it resumes where the last one stopped. Within one height, setup and starting side,
+widths are solved in order and the series stops at the first solve that runs out of time.
+
+Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--time 600] [--threads 1]
+       scripts/narrow.py --table     (the README's tables, from the results so far)
+       scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
+                                     (each setup's value by `konane-engine value`, as a table)
+"""
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "proofs" / "narrow" / "results.jsonl"
+SETUPS = ["hm", "vm", "hc", "vc"]
+
+
+def gap(setup, width, height):
+    """The two empty squares of a setup, as (file, rank) pairs from 0."""
+    f, r = (width - 1) // 2, (height - 1) // 2
+    return {
+        "hc": [(0, 0), (1, 0)],
+        "vc": [(0, 0), (0, 1)],
+        "hm": [(f, r), (f + 1, r)],
+        "vm": [(f, r), (f, r + 1)],
+    }[setup]
+
+
+def fen(setup, width, height, side):
+    """The position string of a setup with `side` ('b' or 'w') to move."""
+    empty = set(gap(setup, width, height))
+    ranks = []
+    for rank in reversed(range(height)):
+        text, run = "", 0
+        for file in range(width):
+            if (file, rank) in empty:
+                run += 1
+                continue
+            if run:
+                text, run = text + str(run), 0
+            text += "w" if (file + rank) % 2 == 0 else "b"
+        ranks.append(text + (str(run) if run else ""))
+    return "/".join(ranks) + " " + side
+
+
+def solve(engine, position, width, height, seconds, threads):
+    """Runs one solve; returns (winner or None on timeout, nodes, seconds)."""
+    command = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
+               "--fen", position, "--threads", str(threads), "--time", str(seconds)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    winner = re.search(r"^winner: (\w+)", done.stdout, re.M)
+    stats = re.search(r"nodes (\d+), time ([\d.]+) s", done.stderr)
+    if done.returncode not in (0, 1) or not stats:
+        sys.exit(f"solve failed ({done.returncode}): {' '.join(command)}\n{done.stderr}")
+    winner = winner.group(1) if done.returncode == 0 and winner else None
+    return winner, int(stats.group(1)), float(stats.group(2))
+
+
+def outcome(black_to_move, white_to_move):
+    """The outcome class from the winners with Black and with White to move."""
+    return {("Black", "White"): "N", ("White", "Black"): "P",
+            ("Black", "Black"): "B", ("White", "White"): "W"}[(black_to_move, white_to_move)]
+
+
+def table(records):
+    """Markdown tables, one per height: a row per width, a column per setup; each cell the
+    outcome class and the two solves' nodes and seconds, or how far an unfinished one got."""
+    lines = []
+    for height in sorted({r["height"] for r in records}):
+        lines += [f"**{height} rows** (`WIDTHx{height}`)", "",
+                  "| width | " + " | ".join(SETUPS) + " |",
+                  "|---:|" + "---|" * len(SETUPS)]
+        for width in sorted({r["width"] for r in records if r["height"] == height}):
+            cells = []
+            for setup in SETUPS:
+                pair = [records_by_key(records).get((height, width, setup, side)) for side in "bw"]
+                if None in pair:
+                    cells.append("")
+                elif any(r["winner"] is None for r in pair):
+                    cells.append(f"open (> {max(r['limit'] for r in pair):.0f} s)")
+                else:
+                    nodes = sum(r["nodes"] for r in pair)
+                    seconds = sum(r["seconds"] for r in pair)
+                    cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
+                                 f"({nodes:,} nodes, {seconds:.1f} s)")
+            lines.append(f"| {width} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def records_by_key(records):
+    """The latest record of each (height, width, setup, side)."""
+    return {(r["height"], r["width"], r["setup"], r["side"]): r for r in records}
+
+
+def values(args):
+    """The table of each setup's value, by `konane-engine value` within --time seconds."""
+    print("| board | " + " | ".join(SETUPS) + " |")
+    print("|---|" + "---|" * len(SETUPS))
+    for height in args.heights:
+        for width in widths(args.widths):
+            cells = []
+            for setup in SETUPS:
+                command = [args.engine, "value", "--opening", "any",
+                           "--fen", fen(setup, width, height, "b")]
+                try:
+                    done = subprocess.run(command, capture_output=True, text=True,
+                                          timeout=args.time)
+                except subprocess.TimeoutExpired:
+                    cells.append(f"open (> {args.time:.0f} s)")
+                    continue
+                value = re.search(r"^value: (.*)$", done.stdout, re.M)
+                stats = re.search(r"(\d+) positions valued, \d+ game forms, time ([\d.]+) s",
+                                  done.stderr)
+                if done.returncode != 0 or not value or not stats:
+                    sys.exit(f"value failed ({done.returncode}): {' '.join(command)}\n{done.stderr}")
+                cells.append(f"`{value.group(1)}` ({int(stats.group(1)):,} positions, "
+                             f"{float(stats.group(2)):.2f} s)")
+            print(f"| {width}x{height} | " + " | ".join(cells) + " |", flush=True)
+
+
+def widths(text):
+    low, _, high = text.partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--heights", type=int, nargs="+", default=[3, 4])
+    parser.add_argument("--widths", default="2-26")
+    parser.add_argument("--time", type=float, default=600)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
+    parser.add_argument("--table", action="store_true", help="print the tables and stop")
+    parser.add_argument("--values", action="store_true", help="print the setups' values")
+    args = parser.parse_args()
+    if args.values:
+        values(args)
+        return
+    if args.table:
+        records = [json.loads(line) for line in RESULTS.read_text().splitlines()]
+        print(table(records))
+        return
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    done = {}
+    if RESULTS.exists():
+        for line in RESULTS.read_text().splitlines():
+            record = json.loads(line)
+            done[(record["height"], record["width"], record["setup"], record["side"])] = record
+    for height in args.heights:
+        for setup in SETUPS:
+            for side in "bw":
+                for width in widths(args.widths):
+                    if width < 2 or (setup == "vm" and height < 2):
+                        continue
+                    key = (height, width, setup, side)
+                    record = done.get(key)
+                    if record is None or (record["winner"] is None and record["limit"] < args.time):
+                        position = fen(setup, width, height, side)
+                        winner, nodes, seconds = solve(args.engine, position, width, height,
+                                                       args.time, args.threads)
+                        record = {"height": height, "width": width, "setup": setup, "side": side,
+                                  "fen": position, "winner": winner, "nodes": nodes,
+                                  "seconds": seconds, "limit": args.time}
+                        with RESULTS.open("a") as out:
+                            out.write(json.dumps(record) + "\n")
+                        print(f"{width}x{height} {setup} {side} to move: "
+                              f"{winner or 'not proven'} ({nodes} nodes, {seconds:.1f} s)", flush=True)
+                    if record["winner"] is None:
+                        break
+
+
+if __name__ == "__main__":
+    main()
