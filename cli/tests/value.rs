@@ -4,7 +4,7 @@
 mod common;
 
 use common::Rng;
-use konane::{Capture, Opening, Position, Rules};
+use konane::{Capture, Color, Diagram, Opening, Position, Rules};
 use std::process::{Command, Output};
 
 fn engine(arguments: &[&str]) -> Output {
@@ -111,23 +111,28 @@ fn setup_fen(setup: &str, width: usize, height: usize, side: char) -> String {
         "hm" => [(f, r), (f + 1, r)],
         _ => [(f, r), (f, r + 1)],
     };
-    let ranks: Vec<String> = (0..height)
-        .rev()
-        .map(|rank| {
-            (0..width)
-                .map(
-                    |file| match (gap.contains(&(file, rank)), (file + rank) % 2) {
-                        (true, _) => '1',
-                        (false, 0) => 'w',
-                        (false, _) => 'b',
-                    },
-                )
-                .collect::<String>()
+    let squares = (0..width * height)
+        .map(|i| {
+            let (file, rank) = (i % width, i / width);
+            match (gap.contains(&(file, rank)), (file + rank) % 2) {
+                (true, _) => None,
+                (false, 0) => Some(Color::White),
+                (false, _) => Some(Color::Black),
+            }
         })
         .collect();
-    // Runs of '1' are valid position strings only when merged: "11" is eleven squares.
-    let merged: Vec<String> = ranks.iter().map(|rank| rank.replace("11", "2")).collect();
-    format!("{} {side}", merged.join("/"))
+    let side = if side == 'b' {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Diagram {
+        width,
+        height,
+        squares,
+        side,
+    }
+    .to_string()
 }
 
 #[test]

@@ -64,17 +64,15 @@ pub fn value(py: Python<'_>, position: PyPosition, limit: u64) -> PyResult<PyVal
                 (squares, games.notation(region.value))
             })
             .collect::<Vec<_>>();
-        let outcome = games.outcome(valued.total);
-        Ok::<_, ValueError>((games.notation(valued.total), outcome, regions))
+        Ok::<_, ValueError>((
+            games.notation(valued.total),
+            valued.outcome,
+            valued.winner,
+            regions,
+        ))
     })?;
-    let (text, outcome, regions) =
+    let (text, outcome, winner, regions) =
         valued.map_err(|e| error(py, "KonaneError", format!("value: {e}")))?;
-    let black_starts = position.side_to_move() == konane::Color::Black;
-    let winner = if outcome.left_wins(black_starts) {
-        "black"
-    } else {
-        "white"
-    };
     let outcome = match outcome {
         Outcome::Left => "black",
         Outcome::Right => "white",
@@ -84,7 +82,7 @@ pub fn value(py: Python<'_>, position: PyPosition, limit: u64) -> PyResult<PyVal
     Ok(PyValue {
         value: text,
         outcome: outcome.to_string(),
-        winner: winner.to_string(),
+        winner: winner.name().to_string(),
         regions,
         positions: values.positions(),
     })

@@ -154,9 +154,7 @@ impl Exact {
             .collect();
         Attempt { win, losing }
     }
-}
 
-impl Exact {
     /// Proves what it can of `position` from the values of its regions, when it splits into
     /// two or more and each move's value is found within the positions `time` allows: a
     /// winning move, or every move lost. `None` otherwise (the solver is tried then).
@@ -183,7 +181,7 @@ impl Exact {
         for mv in position.legal_moves() {
             let mut after = *position;
             after.play_unchecked(mv);
-            if self.values.winner(&after, stop).ok()? == mover {
+            if self.values.value(&after, stop).ok()?.winner == mover {
                 // No game lasts more plies than there are stones.
                 let plies = after.stone_total();
                 return Some(Attempt {
@@ -204,7 +202,7 @@ impl Exact {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Capture, Opening};
+    use crate::rules::{Capture, Color, Diagram, Opening};
 
     fn six_by_six(moves: &str) -> Position {
         let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
@@ -250,19 +248,25 @@ mod tests {
         let (mut wins, mut losses) = (0, 0);
         while wins < 10 || losses < 10 {
             // Sparse random positions of 10x10: most split into several regions.
-            let mut diagram = String::new();
-            for rank in (0..10).rev() {
-                for file in 0..10 {
-                    diagram.push(match (random.below(100) < 18, (file + rank) % 2) {
-                        (false, _) => '1',
-                        (true, 0) => 'w',
-                        (true, _) => 'b',
-                    });
-                }
-                diagram.push('/');
-            }
-            let side = if random.below(2) == 0 { 'b' } else { 'w' };
-            let fen = merge_ones(diagram.trim_end_matches('/')) + &format!(" {side}");
+            let squares = (0..100)
+                .map(|i| match (random.below(100) < 18, (i % 10 + i / 10) % 2) {
+                    (false, _) => None,
+                    (true, 0) => Some(Color::White),
+                    (true, _) => Some(Color::Black),
+                })
+                .collect();
+            let side = if random.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let diagram = Diagram {
+                width: 10,
+                height: 10,
+                squares,
+                side,
+            };
+            let fen = diagram.to_string();
             let position = Position::from_fen(&fen, Opening::Any, Capture::Straight).unwrap();
             if position.regions().len() < 2 || position.is_game_over() {
                 continue;
@@ -291,27 +295,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// A rank of '1's written as runs, as position strings need.
-    fn merge_ones(text: &str) -> String {
-        let mut merged = String::new();
-        let mut run = 0;
-        for c in text.chars() {
-            if c == '1' {
-                run += 1;
-                continue;
-            }
-            if run > 0 {
-                merged += &run.to_string();
-                run = 0;
-            }
-            merged.push(c);
-        }
-        if run > 0 {
-            merged += &run.to_string();
-        }
-        merged
     }
 
     #[test]

@@ -59,6 +59,10 @@ pub struct PositionValue {
     pub regions: Vec<RegionValue>,
     /// The sum of the regions: the value of the whole position.
     pub total: Game,
+    /// The outcome class of the total: who wins as either player starts.
+    pub outcome: Outcome,
+    /// Who wins with perfect play, the side to move starting.
+    pub winner: Color,
 }
 
 /// The outcome class in words, for people: who wins, and when.
@@ -116,7 +120,19 @@ impl BoardVisitor for Valuing<'_> {
         }
         let parts: Vec<Game> = regions.iter().map(|region| region.value).collect();
         let total = self.values.games.sum_all(&parts);
-        Ok(PositionValue { regions, total })
+        let outcome = self.values.games.outcome(total);
+        let black_starts = board.side_to_move() == Color::Black;
+        let winner = if outcome.left_wins(black_starts) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Ok(PositionValue {
+            regions,
+            total,
+            outcome,
+            winner,
+        })
     }
 }
 
@@ -134,7 +150,7 @@ impl BoardVisitor for Valuing<'_> {
 /// let value = values.value(&position, &never)?;
 /// assert_eq!(values.games().notation(value.total), "1");
 /// // White, to move, has no move and loses.
-/// assert_eq!(values.winner(&position, &never)?, Color::Black);
+/// assert_eq!(value.winner, Color::Black);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
@@ -188,27 +204,6 @@ impl Values {
             return Err(ValueError::Opening);
         }
         position.visit(Valuing { values: self, stop })
-    }
-
-    /// Who wins `position` with perfect play, the side to move starting.
-    pub fn winner(&mut self, position: &Position, stop: &AtomicBool) -> Result<Color, ValueError> {
-        let total = self.value(position, stop)?.total;
-        let black_starts = position.side_to_move() == Color::Black;
-        Ok(if self.games.outcome(total).left_wins(black_starts) {
-            Color::Black
-        } else {
-            Color::White
-        })
-    }
-
-    /// The outcome class of `position`'s value.
-    pub fn outcome(
-        &mut self,
-        position: &Position,
-        stop: &AtomicBool,
-    ) -> Result<Outcome, ValueError> {
-        let total = self.value(position, stop)?.total;
-        Ok(self.games.outcome(total))
     }
 
     /// The value of a position of one region or more, remembered by its stones.

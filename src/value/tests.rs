@@ -1,6 +1,6 @@
 use super::*;
 use crate::rules::mix::splitmix64;
-use crate::rules::{Capture, Opening};
+use crate::rules::{Capture, Diagram, Opening};
 
 /// Who wins with the side to move starting, by plain search of the whole position: the
 /// naive oracle.
@@ -42,30 +42,30 @@ fn random_position(
     percent: u64,
     capture: Capture,
 ) -> Position {
-    let mut ranks = Vec::new();
-    for rank in (0..height).rev() {
-        let mut text = String::new();
-        let mut run = 0;
-        for file in 0..width {
+    let squares = (0..width * height)
+        .map(|i| {
             *seed = splitmix64(*seed);
-            if *seed % 100 < percent {
-                if run > 0 {
-                    text += &run.to_string();
-                    run = 0;
-                }
-                text.push(if (file + rank) % 2 == 0 { 'w' } else { 'b' });
+            let (file, rank) = (i % width, i / width);
+            (*seed % 100 < percent).then_some(if (file + rank) % 2 == 0 {
+                Color::White
             } else {
-                run += 1;
-            }
-        }
-        if run > 0 {
-            text += &run.to_string();
-        }
-        ranks.push(text);
-    }
+                Color::Black
+            })
+        })
+        .collect();
     *seed = splitmix64(*seed);
-    let side = if seed.is_multiple_of(2) { "b" } else { "w" };
-    let fen = format!("{} {side}", ranks.join("/"));
+    let side = if seed.is_multiple_of(2) {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let diagram = Diagram {
+        width,
+        height,
+        squares,
+        side,
+    };
+    let fen = diagram.to_string();
     Position::from_fen(&fen, Opening::Any, capture).expect("a valid position string")
 }
 
@@ -84,7 +84,7 @@ fn values_decide_the_winner_as_plain_search_does() {
                 }
                 let expected = plain_winner(&position);
                 assert_eq!(
-                    values.winner(&position, &never),
+                    values.value(&position, &never).map(|value| value.winner),
                     Ok(expected),
                     "{} under {capture}",
                     position.fen()

@@ -42,17 +42,10 @@ pub fn run(args: ValueArgs) -> u8 {
     };
     let games = values.games();
     say!("value: {}", games.notation(value.total));
-    let outcome = games.outcome(value.total);
-    let black_starts = position.side_to_move() == Color::Black;
-    let winner = if outcome.left_wins(black_starts) {
-        Color::Black
-    } else {
-        Color::White
-    };
-    say!("outcome: {}", konane::value::outcome_words(outcome));
+    say!("outcome: {}", konane::value::outcome_words(value.outcome));
     say!(
         "winner: {} ({} to move)",
-        title(winner),
+        title(value.winner),
         title(position.side_to_move())
     );
     say!("regions: {}", value.regions.len());
