@@ -1090,6 +1090,18 @@ fn a_match_alternates_colours_and_keeps_the_score() {
         serde_json::json!(["engine", "first"])
     );
     assert_eq!(end["game"], 5, "four games after the first state's: {end}");
+    // Elo and LOS from the two colour-swapped pairs, from the first engine's side, as the
+    // arbiter's own table computes them.
+    let won = score[0].as_u64().unwrap();
+    let elo = end["series"]["elo"].as_str().unwrap();
+    assert!(elo.starts_with("Elo "), "{end}");
+    let los = end["series"]["los"].as_f64().unwrap();
+    assert!((0.0..=100.0).contains(&los), "{end}");
+    assert_eq!(
+        won >= 3,
+        los > 50.0,
+        "the winner is the likelier stronger: {end}"
+    );
     assert_eq!(
         end["setup"]["black"], "first",
         "game 4 has game 2's colours"

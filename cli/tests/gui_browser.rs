@@ -1320,3 +1320,207 @@ async fn the_defects_a_player_met_are_gone() {
     assert_eq!(server.stop(), Some(0));
     common::arbiter::assert_none_left(tag);
 }
+
+/// The move of `node` as the list shows it with its notes: `e1?`, `+0.15/10 0.54s`, a comment.
+async fn listed_with_notes(browser: &Client, node: &str) -> String {
+    js(
+        browser,
+        &format!(
+            "const p = document.querySelector(\"#moves .ply[data-node='{node}']\"); \
+             const g = p && p.closest('.noted'); return g ? g.innerText : (p ? p.innerText : '');"
+        ),
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn marks_comments_evaluations_promotion_and_the_keyboard_work_as_on_analysis_boards() {
+    let driver = Driver::start();
+    let engine = format!("cmd={} name=engine", env!("CARGO_BIN_EXE_konane-engine"));
+    let mut server = Server::start(&[engine]);
+    let browser = driver.browser().await;
+    page_size(&browser, 1366, 625).await;
+    browser.goto(&format!("{}/", server.url)).await.unwrap();
+    board_drawn(&browser, 64).await;
+
+    // Each engine move carries its score, depth and time, in the list and in the PGN, as
+    // cutechess-cli writes them.
+    server.post(
+        "/api/new",
+        r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"engine","white":"engine","time":{"kind":"movetime","ms":40}}"#,
+    );
+    until(&browser, "four plies", || async {
+        (moves_listed(&browser).await >= 4).then_some(())
+    })
+    .await;
+    let verdict = |text: &str| {
+        let (score, time) = text.split_once(' ').unwrap_or((text, ""));
+        let (score, depth) = score.split_once('/').unwrap_or((score, ""));
+        (score.starts_with('+') || score.starts_with('-'))
+            && depth.parse::<u32>().is_ok()
+            && time.ends_with('s')
+    };
+    let eval = text(&browser, "#moves .noted .eval").await;
+    assert!(verdict(&eval), "{eval}");
+    server.post("/api/stop", "{}");
+    let (_, pgn) = server.get_text("/api/pgn");
+    let first_comment = pgn.split('{').nth(1).unwrap().split('}').next().unwrap();
+    assert!(verdict(first_comment), "{pgn}");
+
+    // Marks and comments read from PGN are listed, set from the page, refused with a reason,
+    // and written back.
+    let pgn = "[Board \"6x6\"]\n\n1. f1! {opening} e1 2. f3f1 c1e1 3. d3f3 \
+               (3. d3d1 $6 a1c1 {line}) 3... e1e3!? *";
+    let imported = server.post(
+        "/api/import",
+        &serde_json::json!({"text": pgn, "width": 6, "height": 6, "opening": "traditional", "capture": "straight"}).to_string(),
+    );
+    assert_eq!(imported.status, 200, "{}", imported.body);
+    board_drawn(&browser, 36).await;
+    until(&browser, "the notes listed", || async {
+        (listed_with_notes(&browser, "m1").await == "f1!\nopening").then_some(())
+    })
+    .await;
+    click(&browser, "#moves .ply[data-node='m2']").await;
+    status_starts(&browser, "After ply 2 of").await;
+    choose(&browser, "mark", "?").await;
+    fill(&browser, "comment", "too slow").await;
+    click(&browser, "#annotate button").await;
+    until(&browser, "the note saved", || async {
+        listed_with_notes(&browser, "m2")
+            .await
+            .starts_with("e1?")
+            .then_some(())
+    })
+    .await;
+    fill(&browser, "comment", "a {brace}").await;
+    click(&browser, "#annotate button").await;
+    until(&browser, "the brace refused", || async {
+        text(&browser, "#message")
+            .await
+            .contains("cannot hold '{'")
+            .then_some(())
+    })
+    .await;
+    let (_, written) = server.get_text("/api/pgn");
+    let words = written.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("1. f1 $1 {opening} 1... e1 $2 {too slow} 2. f3f1"),
+        "{written}"
+    );
+    assert!(words.contains("(3. d3d1 $6 3... a1c1 {line})"), "{written}");
+
+    // Promote: the variation's line becomes the game's (two people review it), the game's
+    // old moves a variation, and the page stays on the promoted move.
+    let d3d1 = server.state()["variations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["move"] == "d3d1")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    click(&browser, &format!("#moves .ply[data-node='{d3d1}']")).await;
+    status_starts(&browser, "A variation").await;
+    click(&browser, "#promote-variation").await;
+    status_starts(&browser, "After ply 5 of 6").await;
+    let promoted = server.state();
+    assert_eq!(
+        promoted["moves"],
+        serde_json::json!(["f1", "e1", "f3f1", "c1e1", "d3d1", "a1c1"])
+    );
+    assert_eq!(listed_with_notes(&browser, "m5").await, "d3d1?!");
+    assert_eq!(
+        variation_rows(&browser).await,
+        serde_json::json!(["(3. d3f3 e1e3!?)"])
+    );
+
+    // The arrow keys move between the squares as drawn; Enter acts on the square.
+    click(&browser, "#last").await;
+    let moves = server.state()["legal"].as_array().unwrap().clone();
+    let from = moves[0]["from"].as_str().unwrap().to_string();
+    js(
+        &browser,
+        &format!(
+            "document.querySelector(\"#board g[data-square='{from}']\").focus(); return true;"
+        ),
+    )
+    .await;
+    let focused = || async {
+        js(
+            &browser,
+            "return document.activeElement.dataset.square || '';",
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+    };
+    let press = |key: &'static str| {
+        let browser = &browser;
+        async move {
+            js(
+                browser,
+                &format!(
+                    "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', \
+                     {{key: '{key}', bubbles: true}})); return true;"
+                ),
+            )
+            .await;
+        }
+    };
+    let (file, rank) = from.split_at(1);
+    let up = format!("{file}{}", rank.parse::<u32>().unwrap() + 1);
+    let shown_before = text_of_status(&browser).await;
+    if rank != "6" {
+        press("ArrowUp").await;
+        assert_eq!(focused().await, up, "ArrowUp from {from}");
+        press("ArrowDown").await;
+    }
+    assert_eq!(focused().await, from);
+    assert_eq!(
+        text_of_status(&browser).await,
+        shown_before,
+        "the arrows stepped the game"
+    );
+    press("Enter").await;
+    until(&browser, "the stone chosen", || async {
+        (!all(&browser, "#board g.selected").await.is_empty()).then_some(())
+    })
+    .await;
+    assert_eq!(focused().await, from, "the keyboard left the square");
+
+    // On a phone a wide board scrolls in its frame, its rank numbers kept in view. (A touch
+    // screen keeps squares of 26 px; this headless browser has no touch, so the board is
+    // widened here as a touch screen would.)
+    page_size(&browser, 390, 844).await;
+    server.post(
+        "/api/new",
+        r#"{"width":26,"height":26,"opening":"traditional","capture":"straight","black":"human","white":"human","time":{"kind":"movetime","ms":100}}"#,
+    );
+    board_drawn(&browser, 676).await;
+    let kept = js(
+        &browser,
+        "const wrap = document.getElementById('board-wrap'); \
+         const board = document.getElementById('board'); \
+         board.style.width = (board.clientWidth * 3) + 'px'; \
+         wrap.scrollLeft = wrap.scrollWidth; \
+         const w = wrap.getBoundingClientRect(); \
+         const label = [...document.querySelectorAll('#ranks text')].find((t) => t.textContent === '13'); \
+         const r = label.getBoundingClientRect(); \
+         return [wrap.scrollLeft > 0, r.left >= w.left - 1 && r.right <= w.right + 1 && r.width > 0];",
+    )
+    .await;
+    assert_eq!(
+        kept,
+        serde_json::json!([true, true]),
+        "rank numbers scrolled away"
+    );
+
+    browser.close().await.unwrap();
+    assert_eq!(server.stop(), Some(0));
+}

@@ -1,5 +1,6 @@
 //! Games as PGN text.
 
+use crate::arbiter::pgn_tree::{PgnNode, PgnTree, write_game};
 use crate::arbiter::record::{GameRecord, Played};
 use crate::rules::Rules;
 use crate::rules::position::Position;
@@ -14,7 +15,8 @@ pub const EVENT: &str = "konane-arbiter";
 /// The PGN text of one finished game, numbered `round` of `event`. `Result` follows the PGN
 /// convention: `1-0` is a win for White.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
-    pgn_with_variations(&PgnGame::of(record, round, event), &[], &[])
+    let game = PgnGame::of(record, round, event);
+    write_game(&game.tree(), game.white_first())
 }
 
 /// What the PGN of one game says: a finished game's record, or a game still going on or
@@ -61,119 +63,65 @@ impl<'a> PgnGame<'a> {
     }
 }
 
-/// Moves played instead of move `at` (counted from 0) of a line, with their own variations.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Variation {
-    /// The move of the line it replaces.
-    pub at: usize,
-    /// Its moves, in notation.
-    pub moves: Vec<String>,
-    /// Variations of its own moves.
-    pub variations: Vec<Variation>,
-}
+impl PgnGame<'_> {
+    /// The game as a PGN tree: its tags, the main line (the loser's failure as a comment on
+    /// the last move) and the result. Callers may hang variations, marks and comments on it.
+    pub fn tree(&self) -> PgnTree {
+        let result = match self.winner {
+            None => "*",
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+        };
+        let rules = self.rules;
+        let mut tags = vec![
+            ("Event", self.event.to_string()),
+            ("Site", self.played.map_or("?", |p| &p.site).to_string()),
+            (
+                "Date",
+                self.played.map_or("????.??.??", |p| &p.date).to_string(),
+            ),
+            ("Round", self.round.to_string()),
+            ("Black", self.players[0].to_string()),
+            ("White", self.players[1].to_string()),
+            ("Result", result.to_string()),
+            ("Board", format!("{}x{}", rules.width(), rules.height())),
+            ("Opening", rules.opening.name().to_string()),
+            ("Capture", rules.capture.name().to_string()),
+        ];
+        if full_board(rules).as_deref() != Some(self.start) {
+            tags.push(("FEN", self.start.to_string()));
+        }
+        tags.push(("Termination", self.termination.clone()));
+        let mut root = PgnNode::default();
+        let mut last = &mut root;
+        for mv in self.moves {
+            last.children.push(PgnNode {
+                mv: mv.clone(),
+                ..PgnNode::default()
+            });
+            last = &mut last.children[0];
+        }
+        if let Some(detail) = self.detail {
+            // A comment ends at the first `}`: the engine's own words must not end it early.
+            last.comment = Some(format!(
+                "{}: {}",
+                self.termination,
+                detail.replace(['{', '}'], "")
+            ));
+        }
+        PgnTree {
+            tags: tags
+                .into_iter()
+                .map(|(name, value)| (name.to_string(), value))
+                .collect(),
+            root,
+            result: Some(result.to_string()),
+        }
+    }
 
-/// The PGN text of one game with `variations` of its moves (recursive annotation
-/// variations, in parentheses) and `after_end`: lines tried from its last position, which
-/// replace no move and are written as comments.
-pub fn pgn_with_variations(
-    game: &PgnGame,
-    variations: &[Variation],
-    after_end: &[Vec<String>],
-) -> String {
-    let result = match game.winner {
-        None => "*",
-        Some(Color::White) => "1-0",
-        Some(Color::Black) => "0-1",
-    };
-    let mut text = String::new();
-    let mut tag = |name: &str, value: &str| {
-        text += &format!(
-            "[{name} \"{}\"]\n",
-            value.replace('\\', "\\\\").replace('"', "\\\"")
-        );
-    };
-    let rules = game.rules;
-    tag("Event", game.event);
-    tag("Site", game.played.map_or("?", |played| &played.site));
-    tag(
-        "Date",
-        game.played.map_or("????.??.??", |played| &played.date),
-    );
-    tag("Round", &game.round.to_string());
-    tag("Black", game.players[0]);
-    tag("White", game.players[1]);
-    tag("Result", result);
-    tag("Board", &format!("{}x{}", rules.width(), rules.height()));
-    tag("Opening", rules.opening.name());
-    tag("Capture", rules.capture.name());
-    if full_board(rules).as_deref() != Some(game.start) {
-        tag("FEN", game.start);
-    }
-    tag("Termination", &game.termination);
-    text.push('\n');
-    let first_ply = if game.start.ends_with(" b") { 0 } else { 1 };
-    let mut words = Vec::new();
-    let main = Variation {
-        at: 0,
-        moves: game.moves.to_vec(),
-        variations: variations.to_vec(),
-    };
-    movetext(&main, first_ply, &mut words);
-    for line in after_end {
-        let tried = line.join(" ");
-        words.push(format!("{{then {tried}}}"));
-    }
-    if let Some(detail) = game.detail {
-        // A comment ends at the first `}`: the engine's own words must not end it early.
-        let text = detail.replace(['{', '}'], "");
-        words.push(format!("{{{}: {text}}}", game.termination));
-    }
-    words.push(result.to_string());
-    // Wrap at 80 columns, as PGN readers expect.
-    let mut width = 0;
-    for word in words.iter().flat_map(|w| w.split(' ')) {
-        if width > 0 && width + word.len() + 1 > 80 {
-            text.push('\n');
-            width = 0;
-        } else if width > 0 {
-            text.push(' ');
-            width += 1;
-        }
-        text += word;
-        width += word.len();
-    }
-    text += "\n\n";
-    text
-}
-
-/// The words of `line`, whose first move is ply `first_ply` (0 is Black's first move when
-/// Black starts): move numbers, moves, and each variation in parentheses after the move it
-/// replaces.
-fn movetext(line: &Variation, first_ply: usize, words: &mut Vec<String>) {
-    let mut renumber = true;
-    for (i, mv) in line.moves.iter().enumerate() {
-        let ply = first_ply + i;
-        let number = ply / 2 + 1;
-        if ply.is_multiple_of(2) {
-            words.push(format!("{number}. {mv}"));
-        } else if renumber {
-            words.push(format!("{number}... {mv}"));
-        } else {
-            words.push(mv.clone());
-        }
-        renumber = false;
-        for variation in line.variations.iter().filter(|v| v.at == i) {
-            let mut inner = Vec::new();
-            movetext(variation, ply, &mut inner);
-            if let Some(first) = inner.first_mut() {
-                first.insert(0, '(');
-            }
-            if let Some(last) = inner.last_mut() {
-                last.push(')');
-            }
-            words.extend(inner);
-            renumber = true;
-        }
+    /// True when White plays the first move of the main line.
+    pub fn white_first(&self) -> bool {
+        self.start.ends_with(" w")
     }
 }
 
@@ -311,41 +259,6 @@ mod tests {
     }
 
     #[test]
-    fn variations_are_written_in_parentheses_and_read_past() {
-        let start = Position::start(Rules::default()).unwrap().fen();
-        let moves = texts(&["d5", "e5", "f5d5", "c5e5"]);
-        let game = going_on(&moves, &start);
-        let variation = Variation {
-            at: 2,
-            moves: vec!["c4c6".into(), "e5c5".into()],
-            variations: vec![Variation {
-                at: 1,
-                moves: vec!["f4d4".into()],
-                variations: Vec::new(),
-            }],
-        };
-        let text = pgn_with_variations(&game, &[variation], &[vec!["b5d5".into()]]);
-        assert!(
-            text.contains("1. d5 e5 2. f5d5 (2. c4c6 e5c5 (2... f4d4)) 2... c5e5 {then b5d5} *"),
-            "{text}"
-        );
-        // The tree reader finds the variations where they were written.
-        let game = crate::arbiter::pgn_tree::read_games(&text)
-            .unwrap()
-            .remove(0);
-        let after_f5d5 = &game.root.children[0].children[0];
-        let moves: Vec<&str> = after_f5d5.children.iter().map(|n| n.mv.as_str()).collect();
-        assert_eq!(moves, ["f5d5", "c4c6"]);
-        let c4c6 = &after_f5d5.children[1];
-        let replies: Vec<&str> = c4c6.children.iter().map(|n| n.mv.as_str()).collect();
-        assert_eq!(replies, ["e5c5", "f4d4"]);
-        assert!(
-            game.tags
-                .contains(&("Board".to_string(), "8x8".to_string()))
-        );
-    }
-
-    #[test]
     fn each_game_keeps_its_own_date_and_site() {
         let start = Position::start(Rules::default()).unwrap().fen();
         let moves = texts(&["d5"]);
@@ -353,25 +266,37 @@ mod tests {
             date: "2020.01.02".into(),
             site: "far".into(),
         };
-        let text = pgn_with_variations(
-            &PgnGame {
-                played: Some(&played),
-                ..going_on(&moves, &start)
-            },
-            &[],
-            &[],
-        );
+        let game = PgnGame {
+            played: Some(&played),
+            ..going_on(&moves, &start)
+        };
+        let text = write_game(&game.tree(), game.white_first());
         assert!(text.contains("[Date \"2020.01.02\"]"), "{text}");
         assert!(text.contains("[Site \"far\"]"), "{text}");
-        let unknown = pgn_with_variations(&going_on(&moves, &start), &[], &[]);
+        let unknown = write_game(&going_on(&moves, &start).tree(), false);
         assert!(unknown.contains("[Date \"????.??.??\"]"), "{unknown}");
     }
 
     #[test]
-    fn without_variations_the_text_is_as_before() {
+    fn the_tags_then_the_moves_then_the_failure_as_a_comment() {
         let start = Position::start(Rules::default()).unwrap().fen();
         let moves = texts(&["d5", "e5"]);
-        let text = pgn_with_variations(&going_on(&moves, &start), &[], &[]);
-        assert!(text.ends_with("\n\n1. d5 e5 *\n\n"), "{text}");
+        let game = PgnGame {
+            winner: Some(Color::Black),
+            termination: "illegal move".into(),
+            detail: Some("played {a9}"),
+            ..going_on(&moves, &start)
+        };
+        let text = write_game(&game.tree(), game.white_first());
+        assert!(
+            text.ends_with("\n\n1. d5 e5 {illegal move: played a9} 0-1\n\n"),
+            "{text}"
+        );
+        let tags: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(tags[0], "[Event \"test\"]");
+        assert_eq!(tags[6], "[Result \"0-1\"]");
+        assert_eq!(tags.last(), Some(&"[Termination \"illegal move\"]"));
+        let going = write_game(&going_on(&moves, &start).tree(), false);
+        assert!(going.ends_with("\n\n1. d5 e5 *\n\n"), "{going}");
     }
 }

@@ -252,7 +252,7 @@ pub fn write_game(game: &PgnTree, first_is_white: bool) -> String {
         words.push(format!("{{{comment}}}"));
     }
     let first_ply = usize::from(first_is_white);
-    write_line(&game.root, first_ply, &mut words);
+    write_line(&game.root, first_ply, false, &mut words);
     words.push(game.result.clone().unwrap_or_else(|| "*".to_string()));
     // Lines of about 80 characters.
     let mut line = String::new();
@@ -272,11 +272,13 @@ pub fn write_game(game: &PgnTree, first_is_white: bool) -> String {
     text
 }
 
-/// The words of the line after `node`, whose next move is ply `ply` (0: Black's first).
-fn write_line(node: &PgnNode, ply: usize, words: &mut Vec<String>) {
+/// The words of the line after `node`, whose next move is ply `ply` (0: Black's first);
+/// `numbered` when the move before it was written without a comment or a variation between,
+/// so that a reply by White needs no number of its own.
+fn write_line(node: &PgnNode, ply: usize, numbered: bool, words: &mut Vec<String>) {
     let mut node = node;
     let mut ply = ply;
-    let mut numbered = false;
+    let mut numbered = numbered;
     while let Some((main, variations)) = node.children.split_first() {
         let number = ply / 2 + 1;
         if ply.is_multiple_of(2) {
@@ -293,7 +295,7 @@ fn write_line(node: &PgnNode, ply: usize, words: &mut Vec<String>) {
             let dots = if ply.is_multiple_of(2) { "." } else { "..." };
             words.push(format!("({number}{dots} {}", variation.mv));
             write_marks(variation, words);
-            write_line(variation, ply + 1, words);
+            write_line(variation, ply + 1, variation.comment.is_none(), words);
             if let Some(last) = words.last_mut() {
                 last.push(')');
             }
@@ -344,7 +346,7 @@ mod tests {
         let game = read_games(text).unwrap().remove(0);
         let written = write_game(&game, false);
         assert_eq!(read_games(&written).unwrap(), vec![game]);
-        assert!(written.contains("(2. f3d3 $2 2... d2d4)"), "{written}");
+        assert!(written.contains("(2. f3d3 $2 d2d4)"), "{written}");
         assert!(written.contains("(3. f5d5) 1-0"), "{written}");
     }
 

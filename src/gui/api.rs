@@ -62,6 +62,8 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/resume", post(resume))
         .route("/api/move-now", post(move_now))
         .route("/api/variation/delete", post(delete_variation))
+        .route("/api/variation/promote", post(promote_variation))
+        .route("/api/annotate", post(annotate))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .with_state(session);
@@ -436,6 +438,37 @@ async fn delete_variation(
 ) -> Response {
     try_submit::<NodeBody>(&session, &headers, &body, |parsed| {
         Ok(Request::DeleteVariation(node(&parsed.node, "delete")?))
+    })
+    .await
+}
+
+async fn promote_variation(
+    State(session): State<Session>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    try_submit::<NodeBody>(&session, &headers, &body, |parsed| {
+        Ok(Request::Promote(node(&parsed.node, "promote")?))
+    })
+    .await
+}
+
+/// `{"node": "m3", "mark": "!?", "comment": "the only move"}`: `mark` empty for none.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnnotateBody {
+    node: String,
+    mark: String,
+    comment: String,
+}
+
+async fn annotate(State(session): State<Session>, headers: HeaderMap, body: Bytes) -> Response {
+    try_submit::<AnnotateBody>(&session, &headers, &body, |parsed| {
+        Ok(Request::Annotate {
+            node: node(&parsed.node, "annotate")?,
+            mark: parsed.mark,
+            comment: parsed.comment,
+        })
     })
     .await
 }

@@ -6,6 +6,7 @@ use crate::arbiter::openings::Opening;
 use crate::arbiter::pgn_tree::{PgnNode, read_games};
 use crate::arbiter::record::Termination;
 use crate::arbiter::time_control::{MAX_TIME, TimeControl};
+use crate::gui::notes::Notes;
 use crate::gui::tree::{Node, Variations};
 use crate::protocol::options::{self, EngineOption};
 use crate::rules::moves::Move;
@@ -178,6 +179,7 @@ impl Import {
                 .play(mv)
                 .map_err(|why| format!("import: ply {number} ({mv}) is not legal: {why}"))?;
             game.play(mv, after);
+            game.keep_notes(Node::Main(ply + 1), main);
             for variation in others {
                 add_variation(&mut game, Node::Main(ply), variation, number)?;
             }
@@ -199,6 +201,7 @@ fn add_variation(game: &mut Game, from: Node, line: &PgnNode, number: usize) -> 
     let at = game
         .play_variation(from, mv)
         .map_err(|why| format!("import: ply {number} ({mv}) of a variation: {why}"))?;
+    game.keep_notes(at, line);
     for next in &line.children {
         add_variation(game, at, next, number + 1)?;
     }
@@ -366,6 +369,8 @@ pub struct Game {
     pub chances: BTreeMap<usize, f64>,
     /// The players' names an imported game's tags give (Black's, White's).
     pub names: [Option<String>; 2],
+    /// The marks, comments and engine verdicts of moves, by the position each led to.
+    pub notes: BTreeMap<Node, Notes>,
 }
 
 impl Game {
@@ -451,6 +456,7 @@ impl Game {
             variations: Variations::default(),
             chances: BTreeMap::new(),
             names: [None, None],
+            notes: BTreeMap::new(),
         })
     }
 
@@ -546,6 +552,42 @@ impl Game {
         self.variations.cut_after(self.moves.len());
         let plies = self.moves.len();
         self.chances.retain(|&ply, _| ply <= plies);
+        self.forget_lost_notes();
+    }
+
+    /// Deletes the variation move `id` and every move after it; false when there is none.
+    pub fn delete_variation(&mut self, id: u32) -> bool {
+        let deleted = self.variations.remove(id);
+        self.forget_lost_notes();
+        deleted
+    }
+
+    /// Drops the notes of moves no longer in the game or its variations.
+    fn forget_lost_notes(&mut self) {
+        let lost: Vec<Node> = self
+            .notes
+            .keys()
+            .copied()
+            .filter(|node| self.position_at(*node).is_none())
+            .collect();
+        for node in lost {
+            self.notes.remove(&node);
+        }
+    }
+
+    /// Sets the person's mark and comment of the move that led to `node` (see
+    /// [`Notes::annotate`]).
+    pub fn annotate(&mut self, node: Node, mark: &str, comment: &str) -> Result<(), String> {
+        self.find(node).map_err(|why| format!("annotate: {why}"))?;
+        if node == Node::Main(0) {
+            return Err("annotate: the start is no move: choose a move to mark".to_string());
+        }
+        let notes = self.notes.entry(node).or_default();
+        let done = notes.annotate(mark, comment);
+        if notes.is_empty() {
+            self.notes.remove(&node);
+        }
+        done
     }
 
     /// The game's last position, as a node.
@@ -594,6 +636,100 @@ impl Game {
         }
         let plies = self.moves_to(from).map_or(0, |moves| moves.len()) + 1;
         Ok(self.variations.add(from, mv, after, plies))
+    }
+
+    /// Promotes the line of variation move `node` one level, as analysis boards do: the
+    /// nearest move of it (from `node` back) that is not the first of its position's moves
+    /// becomes the first, so its line continues the line it left. When that move branches from
+    /// the game itself, its line replaces the game's moves from there (the game's old moves
+    /// becoming a variation), which only a game between people allows: an engine's game is the
+    /// record of what was played. Returns the node `node`'s position has now.
+    pub fn promote(&mut self, node: Node) -> Result<Node, String> {
+        let Node::Side(mut id) = node else {
+            return Err(format!(
+                "promote: {node} is a move of the game itself: choose a variation's move"
+            ));
+        };
+        loop {
+            let branch = self
+                .variations
+                .get(id)
+                .ok_or_else(|| format!("promote: {node} is not a variation of this game"))?;
+            match branch.parent {
+                Node::Side(parent) => {
+                    if self.variations.children(Node::Side(parent)).first() != Some(&id) {
+                        self.variations.put_first(id);
+                        return Ok(node);
+                    }
+                    id = parent;
+                }
+                Node::Main(ply) => {
+                    if self.players.iter().any(|p| *p != Player::Human) {
+                        return Err("promote: the game's moves are the ones its engine played; \
+                                    a variation can replace them in a game between people (copy \
+                                    the PGN and Import it to review it so)"
+                            .to_string());
+                    }
+                    return Ok(self.make_main_line(id, ply, node));
+                }
+            }
+        }
+    }
+
+    /// Makes the line of variation move `id` (played at game ply `ply`, then its first
+    /// replies) the game's moves from `ply` on; the game's old moves from there become a
+    /// variation, with their notes and variations. Returns where `node` (on that line) is now.
+    fn make_main_line(&mut self, id: u32, ply: usize, node: Node) -> Node {
+        let mut line = vec![id];
+        while let Some(next) = line
+            .last()
+            .and_then(|&last| self.variations.children(Node::Side(last)).first().copied())
+        {
+            line.push(next);
+        }
+        // The game's old moves from `ply` become a variation; what hung from them follows.
+        let old_moves = self.moves.split_off(ply);
+        let old_positions = self.positions.split_off(ply + 1);
+        let mut at = Node::Main(ply);
+        for (k, (mv, position)) in old_moves.into_iter().zip(old_positions).enumerate() {
+            let side = self.variations.add(at, mv, position, ply + k + 1);
+            let old = Node::Main(ply + k + 1);
+            self.variations.reparent(old, side);
+            if let Some(notes) = self.notes.remove(&old) {
+                self.notes.insert(side, notes);
+            }
+            at = side;
+        }
+        // The promoted line's moves become the game's.
+        let mut moved_to = Node::Main(ply);
+        for (k, side_id) in line.into_iter().enumerate() {
+            let Some(branch) = self.variations.detach(side_id) else {
+                break;
+            };
+            let main = Node::Main(ply + k + 1);
+            self.moves.push(branch.mv);
+            self.positions.push(branch.position);
+            self.variations.reparent(Node::Side(side_id), main);
+            if let Some(notes) = self.notes.remove(&Node::Side(side_id)) {
+                self.notes.insert(main, notes);
+            }
+            if node == Node::Side(side_id) {
+                moved_to = main;
+            }
+        }
+        let plies = self.moves.len().min(ply);
+        self.chances.retain(|&p, _| p <= plies);
+        self.person_since = None;
+        self.ended = self.current().winner().map(Ended::no_move);
+        moved_to
+    }
+
+    /// Keeps the marks and comment PGN gave the move that led to `node`.
+    fn keep_notes(&mut self, node: Node, read: &PgnNode) {
+        let notes = Notes::from_pgn(&read.nags, read.comment.as_deref());
+        if !notes.is_empty() {
+            self.notes.insert(node, notes);
+        }
     }
 
     /// Plays `mv` (legal, leading to `after`) and ends the game if the side to move then has
@@ -677,5 +813,107 @@ mod tests {
             EndReason::Refereed(Termination::TimeForfeit)
         );
         assert_eq!(ended.winner, Some(Color::White));
+    }
+
+    /// The game `pgn` records on 6x6, imported for review.
+    fn imported(pgn: &str) -> Game {
+        let import = Import {
+            text: pgn.to_string(),
+            width: 6,
+            height: 6,
+            opening: "traditional".into(),
+            capture: "straight".into(),
+        };
+        import.game(1, &[], Duration::from_secs(60)).unwrap()
+    }
+
+    fn texts(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(Move::to_string).collect()
+    }
+
+    #[test]
+    fn promotion_raises_a_line_one_level_and_then_makes_it_the_game() {
+        let mut game = imported(
+            "1. f1 e1 2. f3f1 c1e1 3. d3f3 (3. d3d1 $6 a1c1 {line} (3... e1c1) 4. b3d3) \
+             3... e1e3 $1 *",
+        );
+        let node_of = |game: &Game, mv: &str| {
+            let found = game.variations.iter().find(|(_, b)| b.mv.to_string() == mv);
+            Node::Side(found.unwrap().0)
+        };
+        // e1c1 is the second reply to d3d1: promoted, it comes first, a1c1 second.
+        let e1c1 = node_of(&game, "e1c1");
+        assert_eq!(game.promote(e1c1), Ok(e1c1));
+        let d3d1 = node_of(&game, "d3d1");
+        let replies = game.variations.children(d3d1);
+        assert_eq!(Node::Side(replies[0]), e1c1);
+        // Promoted again, its first move d3d1 replaces the game's d3f3 from ply 4.
+        assert_eq!(game.promote(e1c1), Ok(Node::Main(6)));
+        assert_eq!(
+            texts(&game.moves),
+            ["f1", "e1", "f3f1", "c1e1", "d3d1", "e1c1"]
+        );
+        assert_eq!(
+            game.notes[&Node::Main(5)].nags,
+            [6],
+            "d3d1's mark came along"
+        );
+        assert_eq!(game.positions.len(), 7);
+        assert_eq!(game.positions[6], game.find(Node::Main(6)).unwrap());
+        // The old moves are a variation from ply 4 with their mark; a1c1 and its comment and
+        // reply hang from the new ply 5.
+        let d3f3 = node_of(&game, "d3f3");
+        assert_eq!(
+            game.moves_to(d3f3).map(|m| texts(&m)),
+            Some(
+                texts(&game.moves[..4])
+                    .into_iter()
+                    .chain(["d3f3".into()])
+                    .collect()
+            )
+        );
+        let e1e3 = node_of(&game, "e1e3");
+        assert_eq!(game.notes[&e1e3].nags, [1]);
+        let a1c1 = node_of(&game, "a1c1");
+        assert_eq!(game.moves_to(a1c1).unwrap().len(), 6);
+        assert_eq!(game.notes[&a1c1].comment.as_deref(), Some("line"));
+        assert!(game.moves_to(node_of(&game, "b3d3")).is_some());
+        // The game's own moves are not variations; an engine's game keeps its record.
+        assert!(
+            game.promote(Node::Main(3))
+                .unwrap_err()
+                .contains("game itself")
+        );
+        game.players[0] = Player::Engine {
+            index: 0,
+            name: "k".into(),
+        };
+        let refused = game.promote(d3f3).unwrap_err();
+        assert!(refused.contains("between people"), "{refused}");
+    }
+
+    #[test]
+    fn notes_go_with_the_moves_that_are_taken_back_or_deleted() {
+        let mut game = imported("1. f1 e1 2. f3f1 c1e1 (2... e3e1 $2 {worse}) *");
+        assert_eq!(game.annotate(Node::Main(4), "!?", "sharp"), Ok(()));
+        assert!(
+            game.annotate(Node::Main(0), "!", "")
+                .unwrap_err()
+                .contains("no move")
+        );
+        assert!(
+            game.annotate(Node::Main(9), "!", "")
+                .unwrap_err()
+                .contains("past the last")
+        );
+        game.take_back();
+        assert!(!game.notes.contains_key(&Node::Main(4)));
+        let (id, _) = game.variations.iter().next().unwrap();
+        assert_eq!(
+            game.notes[&Node::Side(id)].comment.as_deref(),
+            Some("worse")
+        );
+        assert!(game.delete_variation(id));
+        assert!(game.notes.is_empty());
     }
 }

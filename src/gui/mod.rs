@@ -11,6 +11,7 @@ pub(crate) mod api;
 pub(crate) mod exact;
 pub mod game;
 pub(crate) mod info;
+pub(crate) mod notes;
 pub(crate) mod series;
 pub(crate) mod session;
 pub(crate) mod tree;

@@ -9,8 +9,9 @@ use crate::arbiter::openings::OpeningSource;
 use crate::arbiter::pgn;
 use crate::arbiter::process::Cancel;
 use crate::arbiter::record::{GameRecord, Termination};
-use crate::arbiter::schedule::Format;
+use crate::arbiter::schedule::{Format, Schedule};
 use crate::arbiter::spec::{self, EngineSpec};
+use crate::arbiter::standings::Standings;
 use crate::arbiter::{self, Config, RunError, Summary};
 use crate::gui::game::{Ended, Game, NewGame, Player};
 use crate::rules::square::Color;
@@ -52,6 +53,10 @@ pub struct Series {
     shown: usize,
     /// The finished games, in the order they ended.
     records: Vec<GameRecord>,
+    /// The match's games as the arbiter schedules them (colours swapped within each pair).
+    schedule: Schedule,
+    /// The score by colour-swapped pairs, from the first engine's side.
+    standings: Standings,
     /// When the next game starts, between games.
     next_at: Option<Instant>,
     /// When the side to move began thinking.
@@ -71,6 +76,10 @@ pub struct SeriesView {
     score: [u32; 2],
     /// Milliseconds until the next game starts, between games.
     next_in_ms: Option<u64>,
+    /// The first engine's Elo over the second, with its 95% interval, from complete pairs.
+    elo: Option<String>,
+    /// The likelihood that the first engine is the stronger, in percent.
+    los: Option<f64>,
 }
 
 impl Series {
@@ -140,6 +149,8 @@ impl Series {
         Ok(Series {
             token,
             total: games.div_ceil(2) * 2,
+            schedule: Schedule::new(2, Format::RoundRobin, games as usize),
+            standings: Standings::new(names.to_vec(), 1),
             names,
             score: [0, 0],
             first: first.setup.clone(),
@@ -188,6 +199,7 @@ impl Series {
             self.score[engine] += 1;
         }
         let ended = ended_of(&record);
+        self.standings.add(&self.schedule, &record);
         self.records.push(record);
         self.next_at =
             (self.records.len() < self.total as usize).then(|| Instant::now() + BETWEEN_GAMES);
@@ -216,6 +228,11 @@ impl Series {
 
     /// What the page is told.
     pub fn view(&self) -> SeriesView {
+        let estimate = self
+            .standings
+            .pairs
+            .first()
+            .and_then(|pairs| pairs.estimate());
         SeriesView {
             games: self.total,
             played: self.records.len() as u32,
@@ -224,6 +241,8 @@ impl Series {
             next_in_ms: self
                 .next_at
                 .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64),
+            elo: estimate.map(|e| e.to_string()),
+            los: estimate.map(|e| (e.los * 1000.0).round() / 10.0),
         }
     }
 }

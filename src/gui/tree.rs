@@ -51,6 +51,8 @@ pub struct Branch {
     pub position: Position,
     /// Plies from the game's start to `position`.
     pub ply: usize,
+    /// Its place among the moves from the same position: the lowest continues the line.
+    rank: i64,
 }
 
 /// Every variation of a game.
@@ -71,6 +73,55 @@ impl Variations {
         self.branches.iter().map(|(id, branch)| (*id, branch))
     }
 
+    /// The variation moves played from `parent`, in their order: the first continues the line
+    /// (of a variation; from a game position the game's own move does), the others are its
+    /// alternatives.
+    pub fn children(&self, parent: Node) -> Vec<u32> {
+        let mut children: Vec<(i64, u32)> = self
+            .iter()
+            .filter(|(_, b)| b.parent == parent)
+            .map(|(id, b)| (b.rank, id))
+            .collect();
+        children.sort_unstable();
+        children.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Every variation move in the order of a walk of the tree: parents before children,
+    /// siblings in their order.
+    pub fn in_order(&self) -> Vec<u32> {
+        let mut order = Vec::with_capacity(self.branches.len());
+        let mut roots: Vec<(Node, i64, u32)> = self
+            .iter()
+            .filter(|(_, b)| matches!(b.parent, Node::Main(_)))
+            .map(|(id, b)| (b.parent, b.rank, id))
+            .collect();
+        roots.sort_unstable();
+        let mut stack: Vec<u32> = roots.into_iter().rev().map(|(_, _, id)| id).collect();
+        while let Some(id) = stack.pop() {
+            order.push(id);
+            stack.extend(self.children(Node::Side(id)).into_iter().rev());
+        }
+        order
+    }
+
+    /// Makes variation move `id` the first of the moves from its position, so that its line
+    /// continues the line it branched from; false when there is no such move.
+    pub fn put_first(&mut self, id: u32) -> bool {
+        let Some(parent) = self.branches.get(&id).map(|b| b.parent) else {
+            return false;
+        };
+        let first = self
+            .iter()
+            .filter(|(_, b)| b.parent == parent)
+            .map(|(_, b)| b.rank)
+            .min()
+            .unwrap_or(0);
+        if let Some(branch) = self.branches.get_mut(&id) {
+            branch.rank = first - 1;
+        }
+        true
+    }
+
     /// The node for `mv` played from `parent` (to `position`, `ply` plies from the start):
     /// the variation move already there, or a new one.
     pub fn add(&mut self, parent: Node, mv: Move, position: Position, ply: usize) -> Node {
@@ -83,6 +134,7 @@ impl Variations {
             mv,
             position,
             ply,
+            rank: i64::from(self.next),
         };
         self.branches.insert(self.next, branch);
         Node::Side(self.next)
@@ -104,6 +156,21 @@ impl Variations {
                     moves.push(branch.mv);
                     at = branch.parent;
                 }
+            }
+        }
+    }
+
+    /// Takes out the variation move `id` alone: the moves after it still name it as their
+    /// parent until [`Variations::reparent`] moves them.
+    pub fn detach(&mut self, id: u32) -> Option<Branch> {
+        self.branches.remove(&id)
+    }
+
+    /// Hangs every move played from `from` on `to` instead.
+    pub fn reparent(&mut self, from: Node, to: Node) {
+        for branch in self.branches.values_mut() {
+            if branch.parent == from {
+                branch.parent = to;
             }
         }
     }

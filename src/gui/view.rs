@@ -2,7 +2,8 @@
 //! click, the move list, clocks, the result), any earlier position, and the game as PGN.
 
 use crate::arbiter::game;
-use crate::arbiter::pgn::{self, PgnGame};
+use crate::arbiter::pgn::PgnGame;
+use crate::arbiter::pgn_tree::{PgnNode, write_game};
 use crate::arbiter::record::Played;
 use crate::arbiter::time_control::TimeControl;
 use crate::gui::game::{EngineInfo, Game, NewGame, Player, capitalised};
@@ -12,6 +13,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::{Color, Square};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -91,6 +93,16 @@ struct BranchView {
     ply: usize,
 }
 
+/// A move's notes as the page shows them.
+#[derive(Serialize)]
+struct NotesView {
+    /// `!`, `?!`, `$10`: empty when none.
+    marks: String,
+    comment: Option<String>,
+    /// The engine's verdict, `+0.35/12 0.50s`.
+    eval: Option<String>,
+}
+
 /// A legal move as the page uses it: its notation, the stone, every square it lands on.
 #[derive(Serialize)]
 struct LegalMove {
@@ -111,7 +123,10 @@ struct State<'a> {
     time: String,
     start: String,
     moves: Vec<String>,
+    /// In the order of a walk of the tree: each position's moves in their order.
     variations: Vec<BranchView>,
+    /// The notes of moves, by the node each led to.
+    notes: BTreeMap<String, NotesView>,
     /// Black's chance to win at each of the game's positions that an engine scored: `[ply,
     /// chance]`.
     chances: Vec<(usize, f64)>,
@@ -271,12 +286,26 @@ pub fn state(context: &Context) -> Arc<str> {
         moves: game.moves.iter().map(Move::to_string).collect(),
         variations: game
             .variations
-            .iter()
+            .in_order()
+            .into_iter()
+            .filter_map(|id| game.variations.get(id).map(|branch| (id, branch)))
             .map(|(id, branch)| BranchView {
                 id: Node::Side(id).to_string(),
                 parent: branch.parent.to_string(),
                 r#move: branch.mv.to_string(),
                 ply: branch.ply,
+            })
+            .collect(),
+        notes: game
+            .notes
+            .iter()
+            .map(|(node, notes)| {
+                let view = NotesView {
+                    marks: notes.mark_text(),
+                    comment: notes.comment.clone(),
+                    eval: notes.eval.map(|eval| eval.text()),
+                };
+                (node.to_string(), view)
             })
             .collect(),
         chances: game.chances.iter().map(|(ply, c)| (*ply, *c)).collect(),
@@ -325,7 +354,8 @@ pub fn position(game: &Game, node: Node) -> std::result::Result<Arc<str>, String
     Ok(Arc::from(body.to_string()))
 }
 
-/// The game so far as PGN (`*` as the result while it is in progress).
+/// The game so far as PGN (`*` as the result while it is in progress), with its variations,
+/// marks, comments and the engines' verdicts.
 pub fn game_pgn(game: &Game) -> String {
     let players = Color::ALL.map(|side| game.player_name(side));
     let start = game.positions[0].fen();
@@ -346,51 +376,62 @@ pub fn game_pgn(game: &Game) -> String {
         played: Some(&played),
         detail: None,
     };
-    let (variations, after_end) = variations_of(game);
-    pgn::pgn_with_variations(&pgn_game, &variations, &after_end)
+    let mut tree = pgn_game.tree();
+    let mut at = &mut tree.root;
+    for ply in 0..=game.moves.len() {
+        annotate(game, at, Node::Main(ply));
+        let lines = game.variations.children(Node::Main(ply));
+        if ply == game.moves.len() {
+            // Lines tried from the last position replace no move: PGN has only words for them.
+            for id in lines {
+                let line = variation_tree(game, id);
+                let mut words = vec![line.mv.clone()];
+                let mut next = line.children.first();
+                while let Some(node) = next {
+                    words.push(node.mv.clone());
+                    next = node.children.first();
+                }
+                let then = format!("then {}", words.join(" "));
+                at.comment = Some(match at.comment.take() {
+                    Some(before) => format!("{before} {then}"),
+                    None => then,
+                });
+            }
+            break;
+        }
+        at.children
+            .extend(lines.into_iter().map(|id| variation_tree(game, id)));
+        match at.children.first_mut() {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    write_game(&tree, pgn_game.white_first())
 }
 
-/// The game's variations as PGN writes them: those replacing one of its moves, and the lines
-/// tried from its last position.
-fn variations_of(game: &Game) -> (Vec<pgn::Variation>, Vec<Vec<String>>) {
-    let children = |parent: Node| -> Vec<u32> {
-        game.variations
-            .iter()
-            .filter(|(_, branch)| branch.parent == parent)
-            .map(|(id, _)| id)
-            .collect()
+/// The variation move `id` and every move after it, as a PGN tree.
+fn variation_tree(game: &Game, id: u32) -> PgnNode {
+    let mut node = PgnNode {
+        mv: game
+            .variations
+            .get(id)
+            .map_or(String::new(), |branch| branch.mv.to_string()),
+        ..PgnNode::default()
     };
-    // The line starting with variation move `id`, following first replies; the others are
-    // its own variations.
-    fn line(game: &Game, id: u32, children: &dyn Fn(Node) -> Vec<u32>) -> pgn::Variation {
-        let mut variation = pgn::Variation::default();
-        let mut next = Some(id);
-        while let Some(id) = next {
-            let Some(branch) = game.variations.get(id) else {
-                break;
-            };
-            variation.moves.push(branch.mv.to_string());
-            let replies = children(Node::Side(id));
-            next = replies.first().copied();
-            for &other in replies.iter().skip(1) {
-                let mut alternative = line(game, other, children);
-                alternative.at = variation.moves.len();
-                variation.variations.push(alternative);
-            }
-        }
-        variation
-    }
-    let mut variations = Vec::new();
-    for ply in 0..game.moves.len() {
-        for id in children(Node::Main(ply)) {
-            let mut variation = line(game, id, &children);
-            variation.at = ply;
-            variations.push(variation);
-        }
-    }
-    let after_end = children(game.end())
+    annotate(game, &mut node, Node::Side(id));
+    node.children = game
+        .variations
+        .children(Node::Side(id))
         .into_iter()
-        .map(|id| line(game, id, &children).moves)
+        .map(|child| variation_tree(game, child))
         .collect();
-    (variations, after_end)
+    node
+}
+
+/// Writes the notes of the move that led to `at` on its PGN node.
+fn annotate(game: &Game, node: &mut PgnNode, at: Node) {
+    if let Some(notes) = game.notes.get(&at) {
+        node.nags.clone_from(&notes.nags);
+        node.comment = notes.pgn_comment();
+    }
 }

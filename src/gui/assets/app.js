@@ -174,6 +174,9 @@ function drawBoard() {
   const { width, height } = boardSize();
   const position = shown();
   board.setAttribute("viewBox", `0 0 ${width * CELL + 2 * MARGIN} ${height * CELL + 2 * MARGIN}`);
+  // The keyboard stays on its square when the board is drawn anew.
+  const active = document.activeElement;
+  const focused = active && board.contains(active) ? active.dataset.square : null;
   board.replaceChildren();
   const moves = legal();
   // Once the game is over its last position offers no rings: moves there are variations.
@@ -219,12 +222,18 @@ function drawBoard() {
     const [column] = cell(file, 0);
     node("text", { x: MARGIN + column * CELL + CELL / 2, y: MARGIN + height * CELL + MARGIN / 2, class: "coord" }, board).textContent = fileName(file);
   }
+  // The rank numbers have a column of their own that stays in view when a wide board scrolls.
+  const ranks = $("ranks");
+  ranks.setAttribute("viewBox", `0 0 ${MARGIN} ${height * CELL + 2 * MARGIN}`);
+  ranks.replaceChildren();
+  node("rect", { x: 0, y: MARGIN, width: MARGIN, height: height * CELL, class: "backing" }, ranks);
   for (let rank = 0; rank < height; rank++) {
     const [, row] = cell(0, rank);
-    node("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2, class: "coord" }, board).textContent = String(rank + 1);
+    node("text", { x: MARGIN / 2, y: MARGIN + row * CELL + CELL / 2, class: "coord" }, ranks).textContent = String(rank + 1);
   }
   drawArrow();
   fitBoard();
+  if (focused) focusSquare(focused);
 }
 
 // Keeps the keyboard on square `name` after the board is drawn anew.
@@ -253,6 +262,11 @@ function fitBoard() {
   const boardHeight = Math.floor(square * rows);
   board.style.width = `${Math.floor(square * columns)}px`;
   board.style.height = `${boardHeight}px`;
+  // The rank column lies over the board's left margin, and stays at the left when it scrolls.
+  const ranks = $("ranks"), rankWidth = Math.floor((square * MARGIN) / CELL);
+  ranks.style.width = `${rankWidth}px`;
+  ranks.style.height = `${boardHeight}px`;
+  ranks.style.marginRight = `-${rankWidth}px`;
   $("board-wrap").style.width = `${Math.floor(Math.min(square * columns, across))}px`;
   $("eval-bar").style.height = `${Math.min(boardHeight, Math.floor(down))}px`;
   $("players").style.maxWidth = `${Math.floor(Math.min(square * columns, across)) + EVAL_BAR_SPACE}px`;
@@ -381,16 +395,20 @@ function drawClocks() {
 let movesBase = "";     // the game, its start and its variations, as listed
 let movesListed = [];   // the game's moves listed
 let currentDrawn = "";  // the move marked current, the last time the list scrolled to it
+// What the list drew from, but the game's moves past `plies` (and their notes), which are
+// appended as they come.
+function listedBase(plies) {
+  const notes = Object.entries(state.notes).filter(([n]) => n.startsWith("v") || Number(n.slice(1)) <= plies);
+  return JSON.stringify([state.game, state.start, state.variations.map((b) => [b.id, b.parent, b.move]), notes]);
+}
 function drawMoves() {
   const list = $("moves");
-  const base = JSON.stringify([state.game, state.start, state.variations.map((b) => [b.id, b.parent, b.move])]);
   const end = `m${movesListed.length}`;
-  const extends_ = base === movesBase && state.moves.length >= movesListed.length
+  const extends_ = listedBase(movesListed.length) === movesBase && state.moves.length >= movesListed.length
     && movesListed.every((text, i) => state.moves[i] === text)
     && !state.variations.some((b) => b.parent === end);
   if (!extends_) {
     list.replaceChildren();
-    movesBase = base;
     movesListed = [];
   }
   // A person who scrolled up the list to look back is not pulled down by each new move.
@@ -401,6 +419,7 @@ function drawMoves() {
     movesListed = [...state.moves];
     appended = true;
   }
+  movesBase = listedBase(movesListed.length);
   const shownNode = currentNode();
   for (const ply of list.querySelectorAll(".ply")) ply.classList.toggle("current", ply.dataset.node === shownNode);
   const mark = list.querySelector(".current");
@@ -412,7 +431,41 @@ function drawMoves() {
     }
   }
   currentDrawn = shownNode;
-  $("delete-variation").hidden = following() || !viewNode.startsWith("v");
+  const onVariation = !following() && viewNode.startsWith("v");
+  $("delete-variation").hidden = !onVariation;
+  $("promote-variation").hidden = !onVariation;
+  drawAnnotate(shownNode);
+}
+
+// The note form for the move that led to the position shown; filled when that move changes,
+// so that typing is never overwritten by a new state.
+let annotating = null;
+function drawAnnotate(shownNode) {
+  $("annotate").hidden = shownNode === "m0" || Boolean(editing);
+  if (shownNode === annotating) return;
+  annotating = shownNode;
+  const notes = state.notes[shownNode] || {};
+  const mark = ["!", "?", "!!", "??", "!?", "?!"].find((m) => (notes.marks || "").split(" ")[0] === m);
+  $("mark").value = mark || "";
+  $("comment").value = notes.comment || "";
+}
+
+// The moves from the start to `node`, and the node those moves reach (null when gone).
+function pathTo(node) {
+  const moves = [];
+  let at = node;
+  while (at.startsWith("v")) { const b = branch(at); moves.unshift(b.move); at = b.parent; }
+  return state.moves.slice(0, Number(at.slice(1))).concat(moves);
+}
+function nodeOfPath(moves) {
+  let at = "m0";
+  for (const [i, move] of moves.entries()) {
+    if (at === `m${i}` && state.moves[i] === move) { at = `m${i + 1}`; continue; }
+    const next = state.variations.find((b) => b.parent === at && b.move === move);
+    if (!next) return null;
+    at = next.id;
+  }
+  return at;
 }
 
 // Lists the game's moves from ply `from` on (continuing the last row), with the variations
@@ -435,12 +488,12 @@ function appendMoves(list, from) {
   // move before it (the variations it replaces), then on.
   const line = (id, into) => {
     let at = branch(id);
-    into.appendChild(moveSpan(at.move, at.id, at.ply, true));
+    into.appendChild(noted(moveSpan(at.move, at.id, at.ply, true)));
     let numbered = false;  // after a variation, the line's next move carries its number again
     for (;;) {
       const [first, ...others] = replies(at.id);
       if (!first) return;
-      into.appendChild(moveSpan(first.move, first.id, first.ply, numbered));
+      into.appendChild(noted(moveSpan(first.move, first.id, first.ply, numbered)));
       for (const other of others) nested(other.id, into);
       numbered = others.length > 0;
       at = first;
@@ -478,10 +531,28 @@ function appendMoves(list, from) {
     }
     const ply = moveSpan(text, `m${i + 1}`, i + 1, false);
     ply.textContent = text;
-    row.appendChild(ply);
+    row.appendChild(noted(ply));
     if (replies(`m${i}`).length) { variationRow(`m${i}`); row = null; }
   });
   variationRow(`m${state.moves.length}`);
+}
+
+// A move with its notes, if it has any: its marks right after it, then the engine's verdict
+// and the person's comment.
+function noted(span) {
+  const notes = state.notes[span.dataset.node];
+  if (!notes) return span;
+  const group = document.createElement("span");
+  group.className = "noted";
+  group.appendChild(span);
+  for (const kind of ["marks", "eval", "comment"]) {
+    if (!notes[kind]) continue;
+    const part = document.createElement("span");
+    part.className = kind;
+    part.textContent = notes[kind];
+    group.appendChild(part);
+  }
+  return group;
 }
 
 function ellipsis() {
@@ -570,7 +641,8 @@ function draw() {
   if (series) {
     const next = series.next_in_ms === null ? "" : ` \u2014 next game in ${Math.ceil(series.next_in_ms / 1000)} s`;
     $("series").textContent = `Match: ${series.names[0]} ${series.score[0]} \u2013 ${series.score[1]} ${series.names[1]}` +
-      ` (${series.played} of ${series.games} games played)${next}`;
+      ` (${series.played} of ${series.games} games played)` +
+      (series.elo ? `, ${series.names[0]}: ${series.elo}, LOS ${series.los} %` : "") + next;
   }
   $("fen-out").value = position.fen;
   drawEngineMarks();
@@ -1065,6 +1137,16 @@ $("delete-variation").addEventListener("click", async () => {
   const answer = await post("/api/variation/delete", { node: viewNode });
   if (answer) { show(answer); view(parent); }
 });
+$("promote-variation").addEventListener("click", async () => {
+  const path = pathTo(viewNode);
+  const answer = await post("/api/variation/promote", { node: viewNode });
+  if (answer) { show(answer); view(nodeOfPath(path) || `m${state.moves.length}`); }
+});
+$("annotate").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const answer = await post("/api/annotate", { node: currentNode(), mark: $("mark").value, comment: $("comment").value });
+  if (answer) show(answer);
+});
 $("import").addEventListener("click", async () => {
   const tell = (text) => { $("import-message").textContent = text || ""; };
   if (!$("import-text").value.trim()) { tell("Paste a PGN or a list of moves first."); return; }
@@ -1135,6 +1217,18 @@ document.addEventListener("keydown", (event) => {
   if (!state || event.ctrlKey || event.metaKey || event.altKey || anyDialogOpen()) return;
   const target = event.target;
   if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+  // On the board the arrows move between squares as they are drawn (Enter or Space acts).
+  const square = target.closest && target.closest("#board g[data-square]");
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  if (square && event.key in steps) {
+    event.preventDefault();
+    const [column, row] = cell(...parseSquare(square.dataset.square));
+    const [dx, dy] = steps[event.key];
+    const next = [...document.querySelectorAll("#board g[data-square]")]
+      .find((g) => { const [c, r] = cell(...parseSquare(g.dataset.square)); return c === column + dx && r === row + dy; });
+    if (next) next.focus();
+    return;
+  }
   const at = stepFrom();
   const keys = { ArrowLeft: previousNode(at), ArrowRight: nextNode(at), Home: "m0", End: `m${state.moves.length}` };
   if (event.key in keys) { event.preventDefault(); view(keys[event.key]); }

@@ -15,6 +15,7 @@ use crate::gui::game::{
     EndReason, Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
 };
 use crate::gui::info::Live;
+use crate::gui::notes::MoveEval;
 use crate::gui::series::{MAX_GAMES, Report, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
@@ -70,6 +71,18 @@ pub enum Request {
     },
     /// Delete a variation move and every move after it.
     DeleteVariation(Node),
+    /// Promote the line of a variation move one level (see [`Game::promote`]).
+    Promote(Node),
+    /// Set the mark (`!`, `?`, ... or none when empty) and comment of the move that led to
+    /// `node`.
+    Annotate {
+        /// The position the move led to.
+        node: Node,
+        /// The mark, or empty for none.
+        mark: String,
+        /// The comment, or blank for none.
+        comment: String,
+    },
     /// Replace the game with one read from PGN or a list of moves, for two people to review.
     Import(Import),
     /// End the game in progress without a winner; its engines stop searching.
@@ -472,9 +485,15 @@ impl Core {
                 lines,
             } => self.analyse(engine, node, lines.unwrap_or(1)),
             Request::DeleteVariation(node) => match node {
-                Node::Side(id) if self.game.variations.remove(id) => Ok(()),
+                Node::Side(id) if self.game.delete_variation(id) => Ok(()),
                 _ => Err(format!("delete: {node} is not a variation of this game")),
             },
+            Request::Promote(node) => self.game.promote(node).map(|_| ()),
+            Request::Annotate {
+                node,
+                mark,
+                comment,
+            } => self.game.annotate(node, &mark, &comment),
             Request::Import(import) => {
                 let game = import.game(self.game.number + 1, &self.roster, self.deadlines.stall)?;
                 self.replace_game(game);
@@ -887,10 +906,21 @@ impl Core {
         }
         self.game.clocks = clocks;
         match asked {
-            Asked::Move(mv, _) => {
+            Asked::Move(mv, took) => {
+                // The figures shown are this engine's search of this position.
+                let searched = self.live_who.1 == side && self.live_who.2 == self.game.end();
+                let verdict = self.live.verdict().filter(|_| searched);
                 let mut after = *self.game.current();
                 after.play_unchecked(mv);
                 self.game.play(mv, after);
+                if let Some((score, depth)) = verdict {
+                    let eval = MoveEval {
+                        score,
+                        depth,
+                        time: took,
+                    };
+                    self.game.notes.entry(self.game.end()).or_default().eval = Some(eval);
+                }
                 self.notice = None;
                 self.end_live(format!("played {mv}"));
                 // An engine set to ponder thinks on the reply it expects meanwhile.

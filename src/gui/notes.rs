@@ -1,0 +1,254 @@
+//! What a move carries besides itself: a person's marks (`!`, `?`, ... kept as PGN's NAG
+//! numbers) and comment, and for an engine's move of the game its score, depth and time,
+//! written in PGN as cutechess-cli writes them: `{+0.35/12 0.50s}`.
+
+use crate::protocol::info::Score;
+use std::time::Duration;
+
+/// The marks a person can give a move, as PGN writes them, with their NAG numbers.
+pub const MARKS: [(&str, u8); 6] = [
+    ("!", 1),
+    ("?", 2),
+    ("!!", 3),
+    ("??", 4),
+    ("!?", 5),
+    ("?!", 6),
+];
+
+/// The longest comment kept, in characters: a comment is a note, not a file.
+pub const MAX_COMMENT: usize = 2000;
+
+/// An engine's verdict on the move it played: its last score (from its own side), the depth
+/// it reached, and the time it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveEval {
+    /// The score of the engine's best line when it moved.
+    pub score: Score,
+    /// The depth of that line.
+    pub depth: u32,
+    /// The time from the question to the move.
+    pub time: Duration,
+}
+
+impl MoveEval {
+    /// As cutechess-cli writes it: `+0.35/12 0.50s`, `-M3/20 1.20s` (score in hundreds).
+    pub fn text(&self) -> String {
+        let score = match self.score {
+            Score::Centi(cp) => format!("{:+.2}", cp as f64 / 100.0),
+            Score::Mate(n) if n < 0 => format!("-M{}", -n),
+            Score::Mate(n) => format!("+M{n}"),
+        };
+        let seconds = self.time.as_secs_f64();
+        format!("{score}/{} {seconds:.2}s", self.depth)
+    }
+
+    /// Reads an evaluation from the start of a PGN comment, as [`MoveEval::text`] writes it;
+    /// the evaluation and the rest of the comment, trimmed.
+    pub fn read(comment: &str) -> Option<(MoveEval, &str)> {
+        let comment = comment.trim_start();
+        let (first, rest) = comment.split_once(' ')?;
+        let (score, depth) = first.split_once('/')?;
+        let (time, rest) = match rest.split_once(' ') {
+            Some((time, rest)) => (time, rest),
+            None => (rest, ""),
+        };
+        let seconds: f64 = time.strip_suffix('s')?.parse().ok()?;
+        let time = Duration::try_from_secs_f64(seconds).ok()?;
+        let depth = depth.parse().ok()?;
+        let (sign, magnitude) = match score.as_bytes().first()? {
+            b'+' => (1, &score[1..]),
+            b'-' => (-1, &score[1..]),
+            _ => (1, score),
+        };
+        let score = match magnitude.strip_prefix('M') {
+            Some(moves) => Score::Mate(sign * moves.parse::<i64>().ok()?),
+            None => {
+                let pawns: f64 = magnitude.parse().ok()?;
+                if !pawns.is_finite() || !magnitude.contains('.') {
+                    return None;
+                }
+                Score::Centi(sign * (pawns * 100.0).round() as i64)
+            }
+        };
+        Some((MoveEval { score, depth, time }, rest.trim()))
+    }
+}
+
+/// What one move of the game or of a variation carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// Marks as PGN's NAG numbers (1 to 6 are the person's marks; others read from PGN are
+    /// kept as they came).
+    pub nags: Vec<u8>,
+    /// The person's comment.
+    pub comment: Option<String>,
+    /// The engine's verdict, for an engine's move of the game.
+    pub eval: Option<MoveEval>,
+}
+
+impl Notes {
+    /// The notes a PGN move's marks and comment give: an evaluation at the comment's start
+    /// (as this program and cutechess-cli write them) is read as one.
+    pub fn from_pgn(nags: &[u8], comment: Option<&str>) -> Notes {
+        let (eval, comment) = match comment.map(|c| (MoveEval::read(c), c)) {
+            Some((Some((eval, rest)), _)) => (Some(eval), rest),
+            Some((None, text)) => (None, text.trim()),
+            None => (None, ""),
+        };
+        Notes {
+            nags: nags.to_vec(),
+            comment: (!comment.is_empty()).then(|| comment.to_string()),
+            eval,
+        }
+    }
+
+    /// The comment PGN writes after the move: the evaluation, then the person's words.
+    pub fn pgn_comment(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .eval
+            .map(|eval| eval.text())
+            .into_iter()
+            .chain(self.comment.clone())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+
+    /// Gives the move the person's mark `mark` (one of [`MARKS`]' words), or none when
+    /// `mark` is empty, and the comment `comment` (none when blank); the engine's evaluation
+    /// and marks from PGN beyond the six stay. The error names what was refused.
+    pub fn annotate(&mut self, mark: &str, comment: &str) -> Result<(), String> {
+        let nag = match mark {
+            "" => None,
+            mark => Some(
+                MARKS
+                    .iter()
+                    .find(|(word, _)| *word == mark)
+                    .map(|(_, nag)| *nag)
+                    .ok_or_else(|| {
+                        format!("annotate: '{mark}' is not a mark (!, ?, !!, ??, !?, ?!)")
+                    })?,
+            ),
+        };
+        let comment = comment.trim();
+        if comment.chars().count() > MAX_COMMENT {
+            return Err(format!(
+                "annotate: the comment has {} characters, at most {MAX_COMMENT}",
+                comment.chars().count()
+            ));
+        }
+        // A comment ends at the first `}` in PGN: braces would cut it short there.
+        if let Some(brace) = comment.chars().find(|c| matches!(c, '{' | '}')) {
+            return Err(format!(
+                "annotate: a comment cannot hold '{brace}' (PGN ends comments at braces)"
+            ));
+        }
+        self.nags.retain(|n| !MARKS.iter().any(|(_, nag)| nag == n));
+        self.nags.extend(nag);
+        self.comment = (!comment.is_empty()).then(|| comment.to_string());
+        Ok(())
+    }
+
+    /// True when there is nothing to keep.
+    pub fn is_empty(&self) -> bool {
+        self.nags.is_empty() && self.comment.is_none() && self.eval.is_none()
+    }
+
+    /// The marks as people read them: `!`, `?!`, or `$n` for the others.
+    pub fn mark_text(&self) -> String {
+        self.nags
+            .iter()
+            .map(|n| match MARKS.iter().find(|(_, nag)| nag == n) {
+                Some((word, _)) => word.to_string(),
+                None => format!(" ${n}"),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_are_written_as_cutechess_writes_them_and_read_back() {
+        let ms = Duration::from_millis;
+        for (eval, text) in [
+            (
+                MoveEval {
+                    score: Score::Centi(35),
+                    depth: 12,
+                    time: ms(500),
+                },
+                "+0.35/12 0.50s",
+            ),
+            (
+                MoveEval {
+                    score: Score::Centi(-120),
+                    depth: 3,
+                    time: ms(1234),
+                },
+                "-1.20/3 1.23s",
+            ),
+            (
+                MoveEval {
+                    score: Score::Mate(-3),
+                    depth: 20,
+                    time: ms(10),
+                },
+                "-M3/20 0.01s",
+            ),
+            (
+                MoveEval {
+                    score: Score::Mate(2),
+                    depth: 1,
+                    time: ms(0),
+                },
+                "+M2/1 0.00s",
+            ),
+        ] {
+            assert_eq!(eval.text(), text);
+            let comment = format!("{text} a fine move");
+            let (read, rest) = MoveEval::read(&comment).unwrap();
+            assert_eq!(read.score, eval.score, "{text}");
+            assert_eq!(read.depth, eval.depth, "{text}");
+            assert_eq!(rest, "a fine move");
+        }
+        for words in [
+            "a fine move",
+            "+0.35 0.5s",
+            "+x/12 0.5s",
+            "+1/2 3s",
+            "+0.35/12 0.5",
+        ] {
+            assert_eq!(MoveEval::read(words), None, "{words}");
+        }
+    }
+
+    #[test]
+    fn marks_and_comments_are_set_checked_and_kept_apart_from_the_evaluation() {
+        let mut notes = Notes::from_pgn(&[1, 10], Some("+0.35/12 0.50s well played"));
+        assert_eq!(notes.comment.as_deref(), Some("well played"));
+        assert_eq!(notes.mark_text(), "! $10");
+        notes.annotate("?!", "dubious").unwrap();
+        assert_eq!(notes.nags, [10, 6]);
+        assert_eq!(
+            notes.pgn_comment().as_deref(),
+            Some("+0.35/12 0.50s dubious")
+        );
+        assert!(notes.annotate("!!!", "").unwrap_err().contains("'!!!'"));
+        assert!(notes.annotate("", "a {brace}").unwrap_err().contains("'{'"));
+        let long = "x".repeat(MAX_COMMENT + 1);
+        assert!(notes.annotate("", &long).unwrap_err().contains("2001"));
+        assert_eq!(
+            notes.comment.as_deref(),
+            Some("dubious"),
+            "refusals change nothing"
+        );
+        notes.annotate("", "  ").unwrap();
+        assert_eq!(
+            (notes.comment.clone(), notes.nags.clone()),
+            (None, vec![10])
+        );
+        assert!(Notes::from_pgn(&[], Some("  ")).is_empty());
+    }
+}
