@@ -1114,6 +1114,20 @@ fn a_match_alternates_colours_and_keeps_the_score() {
         end["series"]["next_in_ms"].is_null(),
         "no game after the last"
     );
+    // The table of the match's games: each with its engines, winner and length.
+    let (status, table) = server.get_text("/api/match");
+    assert_eq!(status, 200);
+    let table: serde_json::Value = serde_json::from_str(&table).unwrap();
+    let games = table["games"].as_array().unwrap();
+    let rounds: Vec<u64> = games.iter().map(|g| g["round"].as_u64().unwrap()).collect();
+    assert_eq!(rounds.len(), 4, "{table}");
+    assert!((1..=4).all(|r| rounds.contains(&r)), "{table}");
+    let engine_wins = games.iter().filter(|g| g["winner"] == "engine").count() as u64;
+    assert_eq!(engine_wins, score[0].as_u64().unwrap(), "{table}");
+    assert!(
+        games.iter().all(|g| g["plies"].as_u64().unwrap() > 0),
+        "{table}"
+    );
     let (status, pgn) = server.get_text("/api/pgn");
     assert_eq!(status, 200);
     for round in 1..=4 {

@@ -1411,7 +1411,7 @@ async fn marks_comments_evaluations_promotion_and_the_keyboard_work_as_on_analys
         words.contains("1. f1 $1 {opening} 1... e1 $2 {too slow} 2. f3f1"),
         "{written}"
     );
-    assert!(words.contains("(3. d3d1 $6 3... a1c1 {line})"), "{written}");
+    assert!(words.contains("(3. d3d1 $6 a1c1 {line})"), "{written}");
 
     // Promote: the variation's line becomes the game's (two people review it), the game's
     // old moves a variation, and the page stays on the promoted move.
@@ -1493,6 +1493,29 @@ async fn marks_comments_evaluations_promotion_and_the_keyboard_work_as_on_analys
     })
     .await;
     assert_eq!(focused().await, from, "the keyboard left the square");
+
+    // A match lists its finished games, and its score carries Elo and LOS.
+    server.post(
+        "/api/new",
+        r#"{"width":6,"height":6,"opening":"traditional","capture":"straight","black":"engine","white":"engine","time":{"kind":"movetime","ms":20},"games":2}"#,
+    );
+    until(&browser, "both games listed", || async {
+        (all(&browser, "#match-rows tr").await.len() == 2).then_some(())
+    })
+    .await;
+    click(&browser, "#match-games summary").await;
+    let first_row = text(&browser, "#match-rows tr").await;
+    assert!(
+        first_row.starts_with("1 engine engine-2 ") || first_row.starts_with("1 engine-2 engine "),
+        "{first_row}"
+    );
+    until(&browser, "the match's Elo", || async {
+        text(&browser, "#series")
+            .await
+            .contains("LOS")
+            .then_some(())
+    })
+    .await;
 
     // On a phone a wide board scrolls in its frame, its rank numbers kept in view. (A touch
     // screen keeps squares of 26 px; this headless browser has no touch, so the board is

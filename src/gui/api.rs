@@ -51,6 +51,7 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/events", get(events))
         .route("/api/live", get(live))
         .route("/api/pgn", get(pgn))
+        .route("/api/match", get(match_games))
         .route("/api/new", post(new_game))
         .route("/api/move", post(play))
         .route("/api/analysis", post(analysis))
@@ -283,6 +284,13 @@ async fn pgn(State(session): State<Session>) -> Response {
             text,
         )
             .into_response(),
+        Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),
+    }
+}
+
+async fn match_games(State(session): State<Session>) -> Response {
+    match session.match_games().await {
+        Ok(body) => json(&body),
         Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),
     }
 }

@@ -82,6 +82,23 @@ pub struct SeriesView {
     los: Option<f64>,
 }
 
+/// One finished game of a match, as its table lists it.
+#[derive(Serialize)]
+pub struct GameRow {
+    /// Its number in the match.
+    round: usize,
+    /// Black's engine.
+    black: String,
+    /// White's engine.
+    white: String,
+    /// The winner's engine.
+    winner: String,
+    /// How it ended (`normal`, `time forfeit`, ...).
+    termination: String,
+    /// Its length in plies.
+    plies: usize,
+}
+
 impl Series {
     /// Starts a match of `games` games (rounded up to whole pairs) between the two engines of
     /// `first`, the game on screen, which becomes the match's first game. `engines` are the
@@ -223,6 +240,21 @@ impl Series {
         self.records
             .iter()
             .map(|record| pgn::pgn(record, record.id, EVENT))
+            .collect()
+    }
+
+    /// Every finished game of the match as a row of its table, in the order they ended.
+    pub fn games(&self) -> Vec<GameRow> {
+        self.records
+            .iter()
+            .map(|record| GameRow {
+                round: record.id,
+                black: record.black.clone(),
+                white: record.white.clone(),
+                winner: record.winner_name().to_string(),
+                termination: record.termination.to_string(),
+                plies: record.moves.len(),
+            })
             .collect()
     }
 

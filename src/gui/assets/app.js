@@ -450,7 +450,8 @@ function drawAnnotate(shownNode) {
   $("comment").value = notes.comment || "";
 }
 
-// The moves from the start to `node`, and the node those moves reach (null when gone).
+// The moves from the start to `node`; `nodeOfPath` finds the node they reach (null when gone),
+// to stay on a position whose node a promotion renamed.
 function pathTo(node) {
   const moves = [];
   let at = node;
@@ -644,9 +645,35 @@ function draw() {
       ` (${series.played} of ${series.games} games played)` +
       (series.elo ? `, ${series.names[0]}: ${series.elo}, LOS ${series.los} %` : "") + next;
   }
+  drawMatchGames();
   $("fen-out").value = position.fen;
   drawEngineMarks();
   drawExact();
+}
+
+// The table of a match's finished games, asked for again when a game ends.
+let matchRowsFor = null;
+async function drawMatchGames() {
+  const series = state.series;
+  $("match-games").hidden = !series || series.played === 0;
+  const key = series ? `${state.game}:${series.played}` : null;
+  if (!series || key === matchRowsFor) return;
+  matchRowsFor = key;
+  try {
+    const answer = await (await fetch("/api/match")).json();
+    const rows = answer.games.map((game) => {
+      const row = document.createElement("tr");
+      for (const value of [game.round, game.black, game.white, game.winner, game.termination, game.plies]) {
+        const cell = document.createElement("td");
+        cell.textContent = String(value);
+        row.appendChild(cell);
+      }
+      return row;
+    });
+    $("match-rows").replaceChildren(...rows);
+  } catch (error) {
+    matchRowsFor = null;
+  }
 }
 
 function show(next) {

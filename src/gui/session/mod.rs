@@ -105,6 +105,8 @@ enum Message {
     Request(Request, oneshot::Sender<Reply>),
     /// The game so far as PGN.
     Pgn(oneshot::Sender<String>),
+    /// The finished games of the match, as JSON.
+    MatchGames(oneshot::Sender<String>),
     /// The position at a node, as JSON.
     Position(Node, oneshot::Sender<Reply>),
     /// The position at a node itself.
@@ -165,6 +167,12 @@ impl Session {
     /// The game so far as PGN (`*` as the result while it is in progress).
     pub async fn pgn(&self) -> Result<String, String> {
         self.call(Message::Pgn).await
+    }
+
+    /// The finished games of the match on screen (none without a match), as JSON:
+    /// `{"games": [{"round", "black", "white", "winner", "termination", "plies"}]}`.
+    pub async fn match_games(&self) -> Result<String, String> {
+        self.call(Message::MatchGames).await
     }
 
     /// The position at `node` of the game, as JSON; each page steps through the game on its
@@ -377,6 +385,11 @@ impl Core {
                 Some(Message::Shutdown) => break,
                 Some(Message::Pgn(reply)) => {
                     let _ = reply.send(self.pgn());
+                }
+                Some(Message::MatchGames(reply)) => {
+                    let games = self.series.as_ref().map(Series::games).unwrap_or_default();
+                    let body = serde_json::json!({ "games": games });
+                    let _ = reply.send(body.to_string());
                 }
                 Some(Message::Position(node, reply)) => {
                     let _ = reply.send(view::position(&self.game, node));
