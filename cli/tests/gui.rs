@@ -1114,6 +1114,20 @@ fn a_match_alternates_colours_and_keeps_the_score() {
         end["series"]["next_in_ms"].is_null(),
         "no game after the last"
     );
+    // The engine log holds the lines both ways, numbered, and follows on from a number.
+    let log = server.get("/api/log");
+    let lines = log["lines"].as_array().unwrap();
+    let said = |direction: &str, start: &str| {
+        lines
+            .iter()
+            .any(|l| l["direction"] == direction && l["text"].as_str().unwrap().starts_with(start))
+    };
+    assert!(said("<", "go ") && said(">", "bestmove "), "{log}");
+    let last = lines.last().unwrap()["number"].as_u64().unwrap();
+    let later = server.get(&format!("/api/log?after={}", last - 1));
+    assert_eq!(later["lines"].as_array().unwrap().len(), 1, "{later}");
+    let (status, bad) = server.get_text("/api/log?after=x");
+    assert_eq!(status, 400, "{bad}");
     // The table of the match's games: each with its engines, winner and length.
     let (status, table) = server.get_text("/api/match");
     assert_eq!(status, 200);

@@ -1365,6 +1365,14 @@ async fn marks_comments_evaluations_promotion_and_the_keyboard_work_as_on_analys
     };
     let eval = text(&browser, "#moves .noted .eval").await;
     assert!(verdict(&eval), "{eval}");
+    // The engine log shows the lines to and from the engines as they come.
+    click(&browser, "#open-log").await;
+    until(&browser, "the engine's bestmove in the log", || async {
+        let shown = text(&browser, "#log-lines").await;
+        (shown.contains(" > bestmove ") && shown.contains(" < go ")).then_some(())
+    })
+    .await;
+    click(&browser, "#log-close").await;
     server.post("/api/stop", "{}");
     let (_, pgn) = server.get_text("/api/pgn");
     let first_comment = pgn.split('{').nth(1).unwrap().split('}').next().unwrap();

@@ -52,6 +52,7 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/live", get(live))
         .route("/api/pgn", get(pgn))
         .route("/api/match", get(match_games))
+        .route("/api/log", get(engine_log))
         .route("/api/new", post(new_game))
         .route("/api/move", post(play))
         .route("/api/analysis", post(analysis))
@@ -286,6 +287,32 @@ async fn pgn(State(session): State<Session>) -> Response {
             .into_response(),
         Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),
     }
+}
+
+/// `?after=N`: only the lines numbered after N.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogQuery {
+    after: Option<u64>,
+}
+
+/// The last lines to and from the engines: `{"lines": [{"number", "millis", "engine",
+/// "direction", "text"}]}`, those numbered after `after` when given.
+async fn engine_log(
+    State(session): State<Session>,
+    query: Result<Query<LogQuery>, QueryRejection>,
+) -> Response {
+    let after = match query {
+        Ok(Query(query)) => query.after.unwrap_or(0),
+        Err(rejection) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("log: {}", rejection.body_text()),
+            );
+        }
+    };
+    let body = serde_json::json!({ "lines": session.log.recent(after) });
+    json(&body.to_string())
 }
 
 async fn match_games(State(session): State<Session>) -> Response {

@@ -25,6 +25,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// How many of the last lines to and from the engines the page's engine log can show.
+const LOG_LINES: usize = 2000;
+
 /// Everything the server needs.
 pub struct Settings {
     /// The engines the page may choose from (names unique); the browser can pick no other.
@@ -65,7 +68,7 @@ pub fn serve(
             settings.engines,
             settings.announced,
             settings.deadlines,
-            settings.log,
+            settings.log.remembering(LOG_LINES),
         );
         listening(address);
         let stopping = Arc::new(std::sync::Mutex::new(Some(running)));

@@ -1190,6 +1190,32 @@ $("new").addEventListener("click", () => { $("setup-message").textContent = ""; 
 $("setup-cancel").addEventListener("click", () => closeDialog("setup"));
 $("open-import").addEventListener("click", () => { $("import-message").textContent = ""; openDialog("import-box"); });
 $("import-cancel").addEventListener("click", () => closeDialog("import-box"));
+// The engine log: the server's last lines to and from the engines, followed while it is open.
+let logAfter = 0;
+let logTimer = null;
+const LOG_SHOWN = 2000;
+async function readLog() {
+  try {
+    const answer = await (await fetch(`/api/log?after=${logAfter}`)).json();
+    const pre = $("log-lines");
+    const atBottom = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 24;
+    const text = answer.lines.map((l) => `${(l.millis / 1000).toFixed(3).padStart(9)} ${l.engine} ${l.direction} ${l.text}\n`).join("");
+    if (answer.lines.length) logAfter = answer.lines[answer.lines.length - 1].number;
+    pre.append(text);
+    const lines = pre.textContent.split("\n");
+    if (lines.length > LOG_SHOWN + 1) pre.textContent = lines.slice(-LOG_SHOWN - 1).join("\n");
+    if (atBottom) pre.scrollTop = pre.scrollHeight;
+  } catch (error) {
+    // The server is gone: the page's banner says so; the log resumes when it is back.
+  }
+}
+$("open-log").addEventListener("click", () => {
+  openDialog("log-box");
+  readLog();
+  if (logTimer === null) logTimer = setInterval(readLog, 1000);
+});
+$("log-close").addEventListener("click", () => closeDialog("log-box"));
+$("log-box").addEventListener("close", () => { clearInterval(logTimer); logTimer = null; });
 $("open-help").addEventListener("click", () => openDialog("help"));
 $("help-close").addEventListener("click", () => closeDialog("help"));
 // Copies `text` to the clipboard and says so on `button` for a moment.

@@ -147,6 +147,8 @@ pub struct Session {
     pub state: watch::Receiver<Arc<str>>,
     /// The newest engine line, as JSON.
     pub live: watch::Receiver<Arc<str>>,
+    /// Every line to and from the engines, the last ones kept in memory.
+    pub log: Log,
 }
 
 /// A live connection of a page: counted while it is open.
@@ -265,6 +267,7 @@ pub fn start(
         messages: messages.clone(),
         state: state.subscribe(),
         live: live.subscribe(),
+        log: core.log.clone(),
     };
     let thread = std::thread::spawn(move || core.run(&inbox, &state, &live));
     (
