@@ -1126,6 +1126,14 @@ fn a_match_alternates_colours_and_keeps_the_score() {
     let last = lines.last().unwrap()["number"].as_u64().unwrap();
     let later = server.get(&format!("/api/log?after={}", last - 1));
     assert_eq!(later["lines"].as_array().unwrap().len(), 1, "{later}");
+    assert_eq!(later["restarted"], false);
+    // A count from an earlier server's log (past this one's) is told so and starts over.
+    let earlier = server.get(&format!("/api/log?after={}", last + 1_000_000));
+    assert_eq!(earlier["restarted"], true, "{earlier}");
+    assert_eq!(
+        earlier["lines"][0]["number"], lines[0]["number"],
+        "{earlier}"
+    );
     let (status, bad) = server.get_text("/api/log?after=x");
     assert_eq!(status, 400, "{bad}");
     // The table of the match's games: each with its engines, winner and length.

@@ -13,13 +13,15 @@ use common::gui::Server;
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// chromedriver on a free port, killed when dropped.
+/// chromedriver on a free port in a process group of its own, which is killed when dropped:
+/// the browsers it started go with it, even when a failing test never closed its session.
 struct Driver {
     child: Child,
     url: String,
@@ -41,6 +43,7 @@ impl Driver {
             .port();
         let child = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -83,7 +86,9 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        // The group's id is its leader's pid, chromedriver's.
+        let group = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
         let _ = self.child.wait();
     }
 }
@@ -182,6 +187,33 @@ async fn board_drawn(browser: &Client, squares: usize) {
 /// The number of entries in the move list.
 async fn moves_listed(browser: &Client) -> usize {
     all(browser, "#moves .ply").await.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_left_open_goes_with_its_driver() {
+    let driver = Driver::start();
+    let browser = driver.browser().await;
+    browser.goto("about:blank").await.unwrap();
+    // A failing test never closes its session: the browser is still running when the
+    // driver is dropped.
+    let group = nix::unistd::Pid::from_raw(driver.child.id() as i32);
+    let members = || {
+        std::process::Command::new("pgrep")
+            .args(["-g", &group.to_string()])
+            .output()
+            .map(|out| String::from_utf8_lossy(&out.stdout).lines().count())
+            .unwrap_or(0)
+    };
+    assert!(
+        members() >= 2,
+        "chromedriver and its browser share the group"
+    );
+    drop(driver);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while members() > 0 {
+        assert!(Instant::now() < deadline, "the browser outlived its driver");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -97,6 +97,17 @@ impl Log {
         }
     }
 
+    /// The number of the last line logged (0 before any, or when nothing is remembered).
+    pub fn newest(&self) -> u64 {
+        self.memory.as_ref().map_or(0, |memory| {
+            memory
+                .lines
+                .lock()
+                .unwrap_or_else(|poison| poison.into_inner())
+                .1
+        })
+    }
+
     /// The remembered lines numbered after `after`, oldest first (none when nothing is
     /// remembered).
     pub fn recent(&self, after: u64) -> Vec<LogLine> {
@@ -130,6 +141,8 @@ mod tests {
         let texts: Vec<&str> = recent.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(texts, ["go 3", "go 4", "go 5"], "only the last three");
         assert_eq!(recent[0].number, 3);
+        assert_eq!(log.newest(), 5);
+        assert_eq!(Log::default().newest(), 0, "nothing remembered");
         assert_eq!(log.recent(4).len(), 1);
         log.line("k", '>', &"x".repeat(5000));
         let long = &log.recent(5)[0].text;

@@ -29,14 +29,14 @@ pub struct PgnTree {
     pub result: Option<String>,
 }
 
-/// The mark words PGN writers use for the first six NAGs.
-const MARKS: [(&str, u8); 6] = [
+/// The mark words PGN writers use for the first six NAGs (a person's marks of a move).
+pub const MARKS: [(&str, u8); 6] = [
+    ("!", 1),
+    ("?", 2),
     ("!!", 3),
     ("??", 4),
     ("!?", 5),
     ("?!", 6),
-    ("!", 1),
-    ("?", 2),
 ];
 
 /// A piece of PGN movetext.

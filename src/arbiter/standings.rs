@@ -55,6 +55,11 @@ impl Standings {
         }
     }
 
+    /// The games engine `engine` (its index in the names) has won.
+    pub fn wins(&self, engine: usize) -> u64 {
+        self.wins.get(engine).copied().unwrap_or(0)
+    }
+
     /// The final table: per engine, then per pairing with Elo and the SPRT.
     pub fn table(&self, schedule: &Schedule, sprt: Option<&Sprt>) -> String {
         let mut text = String::new();

@@ -311,7 +311,11 @@ async fn engine_log(
             );
         }
     };
-    let body = serde_json::json!({ "lines": session.log.recent(after) });
+    // A count past the log's own comes from a page that read an earlier server's log: it is
+    // told so, and given the log from its start.
+    let restarted = after > session.log.newest();
+    let after = if restarted { 0 } else { after };
+    let body = serde_json::json!({ "lines": session.log.recent(after), "restarted": restarted });
     json(&body.to_string())
 }
 

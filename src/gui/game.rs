@@ -717,8 +717,8 @@ impl Game {
                 moved_to = main;
             }
         }
-        let plies = self.moves.len().min(ply);
-        self.chances.retain(|&p, _| p <= plies);
+        // The graph's scores past the branch were of the old moves.
+        self.chances.retain(|&p, _| p <= ply);
         self.person_since = None;
         self.ended = self.current().winner().map(Ended::no_move);
         moved_to

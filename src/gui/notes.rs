@@ -2,18 +2,9 @@
 //! numbers) and comment, and for an engine's move of the game its score, depth and time,
 //! written in PGN as cutechess-cli writes them: `{+0.35/12 0.50s}`.
 
+use crate::arbiter::pgn_tree::MARKS;
 use crate::protocol::info::Score;
 use std::time::Duration;
-
-/// The marks a person can give a move, as PGN writes them, with their NAG numbers.
-pub const MARKS: [(&str, u8); 6] = [
-    ("!", 1),
-    ("?", 2),
-    ("!!", 3),
-    ("??", 4),
-    ("!?", 5),
-    ("?!", 6),
-];
 
 /// The longest comment kept, in characters: a comment is a note, not a file.
 pub const MAX_COMMENT: usize = 2000;
@@ -153,15 +144,28 @@ impl Notes {
         self.nags.is_empty() && self.comment.is_none() && self.eval.is_none()
     }
 
-    /// The marks as people read them: `!`, `?!`, or `$n` for the others.
+    /// The person's mark (one of [`MARKS`]' words), if the move has one.
+    pub fn mark(&self) -> Option<&'static str> {
+        self.nags.iter().find_map(|n| {
+            MARKS
+                .iter()
+                .find(|(_, nag)| nag == n)
+                .map(|(word, _)| *word)
+        })
+    }
+
+    /// The marks as people read them, one space apart: `!`, `?! $10`, `$n` for NAGs past
+    /// the six marks.
     pub fn mark_text(&self) -> String {
-        self.nags
+        let words: Vec<String> = self
+            .nags
             .iter()
             .map(|n| match MARKS.iter().find(|(_, nag)| nag == n) {
                 Some((word, _)) => word.to_string(),
-                None => format!(" ${n}"),
+                None => format!("${n}"),
             })
-            .collect()
+            .collect();
+        words.join(" ")
     }
 }
 
@@ -229,8 +233,14 @@ mod tests {
         let mut notes = Notes::from_pgn(&[1, 10], Some("+0.35/12 0.50s well played"));
         assert_eq!(notes.comment.as_deref(), Some("well played"));
         assert_eq!(notes.mark_text(), "! $10");
+        assert_eq!(notes.mark(), Some("!"));
         notes.annotate("?!", "dubious").unwrap();
         assert_eq!(notes.nags, [10, 6]);
+        assert_eq!(
+            (notes.mark(), notes.mark_text().as_str()),
+            (Some("?!"), "$10 ?!")
+        );
+        assert_eq!(Notes::from_pgn(&[10, 22], None).mark_text(), "$10 $22");
         assert_eq!(
             notes.pgn_comment().as_deref(),
             Some("+0.35/12 0.50s dubious")

@@ -45,8 +45,6 @@ pub struct Series {
     /// The two engines, as the match names them (a repeated name gets a number): Black of
     /// the first game, then White of it.
     names: [String; 2],
-    /// Points of each (one a win).
-    score: [u32; 2],
     /// The first game's request, from which every game's is made.
     first: NewGame,
     /// The number, in the match, of the game on screen.
@@ -73,7 +71,8 @@ pub struct SeriesView {
     games: u32,
     played: u32,
     names: [String; 2],
-    score: [u32; 2],
+    /// Games won by each engine, in the order of `names`.
+    score: [u64; 2],
     /// Milliseconds until the next game starts, between games.
     next_in_ms: Option<u64>,
     /// The first engine's Elo over the second, with its 95% interval, from complete pairs.
@@ -169,7 +168,6 @@ impl Series {
             schedule: Schedule::new(2, Format::RoundRobin, games as usize),
             standings: Standings::new(names.to_vec(), 1),
             names,
-            score: [0, 0],
             first: first.setup.clone(),
             shown: 1,
             records: Vec::new(),
@@ -211,10 +209,6 @@ impl Series {
 
     /// Counts a finished game and says how it ended.
     pub fn finished(&mut self, record: GameRecord) -> Ended {
-        let winner = record.winner_name().to_string();
-        if let Some(engine) = self.names.iter().position(|name| *name == winner) {
-            self.score[engine] += 1;
-        }
         let ended = ended_of(&record);
         self.standings.add(&self.schedule, &record);
         self.records.push(record);
@@ -269,7 +263,7 @@ impl Series {
             games: self.total,
             played: self.records.len() as u32,
             names: self.names.clone(),
-            score: self.score,
+            score: [0, 1].map(|engine| self.standings.wins(engine)),
             next_in_ms: self
                 .next_at
                 .map(|at| at.saturating_duration_since(Instant::now()).as_millis() as u64),

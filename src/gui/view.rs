@@ -96,8 +96,10 @@ struct BranchView {
 /// A move's notes as the page shows them.
 #[derive(Serialize)]
 struct NotesView {
-    /// `!`, `?!`, `$10`: empty when none.
+    /// Every mark as read, `!`, `?! $10`: empty when none.
     marks: String,
+    /// The person's own mark (`!` ... `?!`), which the note bar edits.
+    mark: Option<&'static str>,
     comment: Option<String>,
     /// The engine's verdict, `+0.35/12 0.50s`.
     eval: Option<String>,
@@ -302,6 +304,7 @@ pub fn state(context: &Context) -> Arc<str> {
             .map(|(node, notes)| {
                 let view = NotesView {
                     marks: notes.mark_text(),
+                    mark: notes.mark(),
                     comment: notes.comment.clone(),
                     eval: notes.eval.map(|eval| eval.text()),
                 };
@@ -381,22 +384,8 @@ pub fn game_pgn(game: &Game) -> String {
     for ply in 0..=game.moves.len() {
         annotate(game, at, Node::Main(ply));
         let lines = game.variations.children(Node::Main(ply));
-        if ply == game.moves.len() {
-            // Lines tried from the last position replace no move: PGN has only words for them.
-            for id in lines {
-                let line = variation_tree(game, id);
-                let mut words = vec![line.mv.clone()];
-                let mut next = line.children.first();
-                while let Some(node) = next {
-                    words.push(node.mv.clone());
-                    next = node.children.first();
-                }
-                let then = format!("then {}", words.join(" "));
-                at.comment = Some(match at.comment.take() {
-                    Some(before) => format!("{before} {then}"),
-                    None => then,
-                });
-            }
+        if ply == game.moves.len() && !lines.is_empty() {
+            add_lines_after_the_end(game, &mut tree.root, lines);
             break;
         }
         at.children
@@ -428,10 +417,118 @@ fn variation_tree(game: &Game, id: u32) -> PgnNode {
     node
 }
 
+/// Writes `lines`, the variations tried from the game's last position, into `root`'s tree.
+/// PGN's variations replace a move, and these replace none: they hang from a variation that
+/// repeats the game's last move (`20. d5d3 (20. d5d3 e1e3)`), which Import reads back as the
+/// game's own move, so the lines come back from where they were tried. A game without moves
+/// has no move to repeat: there the lines are written as a comment, `{then f1 e1}`.
+fn add_lines_after_the_end(game: &Game, root: &mut PgnNode, lines: Vec<u32>) {
+    let trees = lines.into_iter().map(|id| variation_tree(game, id));
+    let Some(last) = game.moves.last() else {
+        let words = trees.map(|line| format!("then {}", line_words(&line)));
+        let comment: Vec<String> = root.comment.iter().cloned().chain(words).collect();
+        root.comment = Some(comment.join(" "));
+        return;
+    };
+    let mut before_last = root;
+    for _ in 1..game.moves.len() {
+        let Some(next) = before_last.children.first_mut() else {
+            return;
+        };
+        before_last = next;
+    }
+    before_last.children.push(PgnNode {
+        mv: last.to_string(),
+        children: trees.collect(),
+        ..PgnNode::default()
+    });
+}
+
+/// The moves of `line`'s own line (its first continuations), one space apart.
+fn line_words(line: &PgnNode) -> String {
+    let mut words = vec![line.mv.clone()];
+    let mut next = line.children.first();
+    while let Some(node) = next {
+        words.push(node.mv.clone());
+        next = node.children.first();
+    }
+    words.join(" ")
+}
+
 /// Writes the notes of the move that led to `at` on its PGN node.
 fn annotate(game: &Game, node: &mut PgnNode, at: Node) {
     if let Some(notes) = game.notes.get(&at) {
         node.nags.clone_from(&notes.nags);
         node.comment = notes.pgn_comment();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::game::Import;
+
+    /// The game `pgn` records on 6x6, imported for review.
+    fn imported(pgn: &str) -> Game {
+        let import = Import {
+            text: pgn.to_string(),
+            width: 6,
+            height: 6,
+            opening: "traditional".into(),
+            capture: "straight".into(),
+        };
+        import.game(1, &[], Duration::from_secs(60)).unwrap()
+    }
+
+    /// Every line of `game` beside its moves, as the moves from the start.
+    fn lines(game: &Game) -> Vec<Vec<String>> {
+        let mut lines: Vec<Vec<String>> = game
+            .variations
+            .iter()
+            .map(|(id, _)| {
+                let moves = game.moves_to(Node::Side(id)).unwrap();
+                moves.iter().map(Move::to_string).collect()
+            })
+            .collect();
+        lines.sort();
+        lines
+    }
+
+    #[test]
+    fn lines_tried_after_the_last_move_come_back_from_import_as_lines() {
+        let mut game = imported("1. f1 e1 2. f3f1 c1e1 (2... e3e1 {worse}) *");
+        let end = Node::Main(4);
+        let d3f3 = game.play_variation(end, "d3f3".parse().unwrap()).unwrap();
+        game.play_variation(d3f3, "e1e3".parse().unwrap()).unwrap();
+        game.play_variation(end, "d3d1".parse().unwrap()).unwrap();
+        game.annotate(d3f3, "!", "best").unwrap();
+        let pgn = game_pgn(&game);
+        let words = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+        let written =
+            "2. f3f1 c1e1 (2... e3e1 {worse}) (2... c1e1 3. d3f3 $1 {best} (3. d3d1) 3... e1e3) *";
+        assert!(words.contains(written), "{pgn}");
+        let again = imported(&pgn);
+        assert_eq!(texts(&again.moves), texts(&game.moves));
+        assert_eq!(lines(&again), lines(&game));
+        let d3f3_again = again.variations.children(end)[0];
+        assert_eq!(again.notes[&Node::Side(d3f3_again)], game.notes[&d3f3]);
+        assert_eq!(game_pgn(&again), pgn, "written again, the same text");
+    }
+
+    #[test]
+    fn lines_from_a_game_without_moves_are_written_as_words() {
+        let mut game = imported("*");
+        let f1 = game
+            .play_variation(Node::Main(0), "f1".parse().unwrap())
+            .unwrap();
+        game.play_variation(f1, "e1".parse().unwrap()).unwrap();
+        game.play_variation(Node::Main(0), "a6".parse().unwrap())
+            .unwrap();
+        let pgn = game_pgn(&game);
+        assert!(pgn.contains("{then f1 e1 then a6} *"), "{pgn}");
+    }
+
+    fn texts(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(Move::to_string).collect()
     }
 }

@@ -445,8 +445,7 @@ function drawAnnotate(shownNode) {
   if (shownNode === annotating) return;
   annotating = shownNode;
   const notes = state.notes[shownNode] || {};
-  const mark = ["!", "?", "!!", "??", "!?", "?!"].find((m) => (notes.marks || "").split(" ")[0] === m);
-  $("mark").value = mark || "";
+  $("mark").value = notes.mark || "";
   $("comment").value = notes.comment || "";
 }
 
@@ -1198,6 +1197,7 @@ async function readLog() {
   try {
     const answer = await (await fetch(`/api/log?after=${logAfter}`)).json();
     const pre = $("log-lines");
+    if (answer.restarted) pre.textContent = "";
     const atBottom = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 24;
     const text = answer.lines.map((l) => `${(l.millis / 1000).toFixed(3).padStart(9)} ${l.engine} ${l.direction} ${l.text}\n`).join("");
     if (answer.lines.length) logAfter = answer.lines[answer.lines.length - 1].number;
