@@ -18,5 +18,6 @@ pub mod value;
 
 pub use rules::{
     Bits, Board, Capture, Color, Diagram, Direction, FenError, IllegalMove, ImageError, Move,
-    MoveError, Opening, Phase, Position, PositionError, Rules, RulesError, Square, Symmetry, Wide,
+    MoveError, Opening, Phase, Position, PositionError, Rules, RulesError, Square, Symmetry,
+    Unreachable, Wide,
 };

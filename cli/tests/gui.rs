@@ -241,6 +241,37 @@ fn the_turn_and_the_rules_are_refereed_for_the_person_too() {
 }
 
 #[test]
+fn the_editor_is_told_why_a_set_up_cannot_arise() {
+    let server = Server::start(&[]);
+    let ask = |fen: &str, rules: &str| {
+        let fen = fen.replace('/', "%2F").replace(' ', "+");
+        server.get_text(&format!("/api/setup?fen={fen}{rules}"))
+    };
+    // 6x6 after d4... : c4 emptied by Black and c3 by White, Black to move: can arise.
+    let (status, fine) = ask("bwbwbw/wbwbwb/bw1wbw/wb1bwb/bwbwbw/wbwbwb b", "");
+    assert_eq!((status, fine.as_str()), (200, r#"{"reasons":[]}"#));
+    // b3 is no traditional removal; with the opening `any` it is.
+    let hole = "bwbwbw/wbwbwb/bwbwbw/w1wbwb/bwbwbw/wbwbwb w";
+    let (status, traditional) = ask(hole, "&opening=traditional&capture=single");
+    assert_eq!(status, 200);
+    assert!(traditional.contains("emptied b3"), "{traditional}");
+    assert_eq!(ask(hole, "&opening=any").1, r#"{"reasons":[]}"#);
+    // Requests that are wrong are refused naming what is wrong.
+    for (fen, rules, named) in [
+        ("bwx/wbw b", "", "'x'"),
+        (hole, "&opening=centre", "'centre'"),
+        (hole, "&capture=diagonal", "'diagonal'"),
+    ] {
+        let (status, refusal) = ask(fen, rules);
+        assert_eq!(status, 400, "{refusal}");
+        assert!(refusal.contains(named), "{refusal}");
+    }
+    let (status, refusal) = server.get_text("/api/setup");
+    assert_eq!(status, 400);
+    assert!(refusal.contains("fen"), "{refusal}");
+}
+
+#[test]
 fn an_engine_crash_mid_game_is_reported_as_such() {
     let tag = "gui-crash-tag";
     let server = Server::start(&[fixture("crash-mid-game", tag)]);

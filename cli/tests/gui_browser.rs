@@ -895,9 +895,17 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
         .await;
     }
 
-    // The position editor: an empty board, two stones, and a game started from it (Black to
-    // move with nothing to jump: over at once).
+    // The position editor: the full board can arise; an empty board with a black stone on a
+    // white square cannot, and the status says why (the rules library's reasons); a game
+    // started from it all the same (Black to move with nothing to jump: over at once).
+    const INTRO: &str = "Position editor: set the stones and the side to move, then start from it.";
     click(&one, "#edit").await;
+    click(&one, "#edit-full").await;
+    until(&one, "the full board judged", || async {
+        let full = all(&one, "#board g[data-stone='.']").await.is_empty();
+        (full && text(&one, "#status").await == INTRO).then_some(())
+    })
+    .await;
     click(&one, "#edit-empty").await;
     until(&one, "the empty board", || async {
         (all(&one, "#board g[data-stone='.']").await.len() == 64).then_some(())
@@ -906,6 +914,15 @@ async fn each_page_steps_on_its_own_and_a_server_restart_is_noticed() {
     click(&one, "#board g[data-square='a1']").await;
     click(&one, "#board g[data-square='h8']").await;
     click(&one, "#board g[data-square='h8']").await;
+    let why = until(&one, "the set-up judged", || async {
+        let status = text(&one, "#status").await;
+        status.contains("cannot arise").then_some(status)
+    })
+    .await;
+    assert!(
+        why.contains("the black stone on a1 stands on a white square"),
+        "{why}"
+    );
     click(&one, "#edit-use").await;
     until(&one, "the edited game", || async {
         (!text(&one, "#result").await.is_empty()).then_some(())

@@ -164,9 +164,9 @@ class Position:
     def peek(self) -> Move:
         """The last move played on this object; raises ``IndexError`` when there is none."""
     def status(self) -> list[str]:
-        """What makes the position one no game can reach; empty when it is valid."""
+        """Why no game under the position's rules can reach it; empty when no reason is found."""
     def is_valid(self) -> bool:
-        """True when a game can reach the position."""
+        """True when ``status()`` finds no reason a game cannot reach the position."""
     def unicode(self) -> str:
         """The board in Unicode: ``●`` black, ``○`` white, ``·`` empty."""
     def _repr_svg_(self) -> str: ...

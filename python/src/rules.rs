@@ -434,27 +434,18 @@ impl PyPosition {
             .ok_or_else(|| PyIndexError::new_err("peek: no move was played on this position"))
     }
 
-    /// What makes the position one no game can reach, in words: a stone on a square of the
-    /// other colour (stones never change the colour of their square). Empty when valid.
+    /// Why no game under the position's rules can reach it, in words (the rules library's
+    /// necessary conditions: stones on their own colour of square, the removals, captures
+    /// that split into alternating moves). Empty when none is broken.
     fn status(&self) -> Vec<String> {
-        let rules = self.position.rules();
-        (0..rules.area())
-            .map(|index| rules.square(index))
-            .filter_map(|square| {
-                let stone = self.position.stone_on(square)?;
-                let own = Color::of_start_square(square);
-                (stone != own).then(|| {
-                    format!(
-                        "{square} holds a {} stone on a {} square",
-                        stone.name(),
-                        own.name()
-                    )
-                })
-            })
+        self.position
+            .why_unreachable()
+            .iter()
+            .map(ToString::to_string)
             .collect()
     }
 
-    /// True when a game can reach the position (`status()` finds nothing).
+    /// True when `status()` finds no reason a game cannot reach the position.
     fn is_valid(&self) -> bool {
         self.status().is_empty()
     }

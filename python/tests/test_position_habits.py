@@ -101,7 +101,20 @@ def test_a_position_no_game_reaches_is_named():
     # a1 is a white square: a black stone there cannot arise.
     wrong = konane.Position.from_string("4/4/4/b3 b")
     assert not wrong.is_valid()
-    assert wrong.status() == ["a1 holds a black stone on a white square"]
+    assert wrong.status() == [
+        "the black stone on a1 stands on a white square: jumps move stones two squares, "
+        "so each stays on squares of its own colour"
+    ]
+    # After the removals c4 and b4, White to move: Black has moved without capturing.
+    turn = konane.Position.from_string("b2w/wbwb/bwbw/wbwb w", opening="any")
+    assert not turn.is_valid()
+    assert turn.status()[0].startswith("Black has captured 0 stones and White 0")
+    assert konane.Position.from_string("b2w/wbwb/bwbw/wbwb b", opening="any").is_valid()
+    # Under the traditional opening c4 is no removal: 4x4's centre is b2, c2, b3, c3.
+    traditional = konane.Position.from_string("b2w/wbwb/bwbw/wbwb b", opening="traditional")
+    assert traditional.status() == [
+        "Black's removal emptied c4, neither in the centre 2x2 nor a corner (traditional opening)"
+    ]
 
 
 def test_the_board_draws_itself_as_text_and_as_a_picture():

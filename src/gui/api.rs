@@ -9,6 +9,7 @@ use crate::gui::exact;
 use crate::gui::game::{Import, NewGame};
 use crate::gui::session::{Reply, Request, Session};
 use crate::gui::tree::Node;
+use crate::rules::Position;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -53,6 +54,7 @@ pub fn router(session: Session, loopback: bool) -> Router {
         .route("/api/pgn", get(pgn))
         .route("/api/match", get(match_games))
         .route("/api/log", get(engine_log))
+        .route("/api/setup", get(setup))
         .route("/api/new", post(new_game))
         .route("/api/move", post(play))
         .route("/api/analysis", post(analysis))
@@ -286,6 +288,50 @@ async fn pgn(State(session): State<Session>) -> Response {
         )
             .into_response(),
         Err(why) => error(StatusCode::SERVICE_UNAVAILABLE, why),
+    }
+}
+
+/// `?fen=...&opening=any&capture=straight`: a set-up and the rules it is meant for (the
+/// defaults when not given).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupQuery {
+    fen: String,
+    opening: Option<String>,
+    capture: Option<String>,
+}
+
+/// `GET /api/setup`: why the set-up cannot arise in a game under the rules,
+/// `{"reasons": [...]}` (none found: empty); 400 naming what is wrong with the request.
+async fn setup(query: Result<Query<SetupQuery>, QueryRejection>) -> Response {
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(rejection) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!("setup: {}", rejection.body_text()),
+            );
+        }
+    };
+    let rules = (
+        query.opening.as_deref().unwrap_or("traditional").parse(),
+        query.capture.as_deref().unwrap_or("straight").parse(),
+    );
+    let position = match rules {
+        (Ok(opening), Ok(capture)) => Position::from_fen(&query.fen, opening, capture),
+        (Err(why), _) => return error(StatusCode::BAD_REQUEST, format!("setup: {why}")),
+        (_, Err(why)) => return error(StatusCode::BAD_REQUEST, format!("setup: {why}")),
+    };
+    match position {
+        Ok(position) => {
+            let reasons: Vec<String> = position
+                .why_unreachable()
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            json(&serde_json::json!({ "reasons": reasons }).to_string())
+        }
+        Err(why) => error(StatusCode::BAD_REQUEST, format!("setup: {why}")),
     }
 }
 

@@ -179,6 +179,17 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// True when `square` is in the centre 2x2 block or a corner: the squares the traditional
+    /// opening lets Black empty (when they hold black stones).
+    pub fn is_traditional_removal(&self, square: Square) -> bool {
+        let (f, r) = (square.file(), square.rank());
+        let (width, height) = (self.width, self.height);
+        let central =
+            (f == width / 2 || f + 1 == width / 2) && (r == height / 2 || r + 1 == height / 2);
+        let corner = (f == 0 || f + 1 == width) && (r == 0 || r + 1 == height);
+        central || corner
+    }
+
     /// Rules for a `width` x `height` board; the size must be 2..=26 each way.
     pub fn new(
         width: usize,
@@ -307,7 +318,7 @@ impl<B: Bits> Layout<B> {
             rules.area() <= B::CAPACITY,
             "{rules} does not fit the bitboard"
         );
-        let (width, height) = (rules.width, rules.height);
+        let width = rules.width;
         let set_of = |keep: &dyn Fn(Square) -> bool| {
             (0..rules.area())
                 .filter(|&i| keep(rules.square(i)))
@@ -327,13 +338,7 @@ impl<B: Bits> Layout<B> {
             let (df, dr) = direction.delta();
             i32::from(df) + i32::from(dr) * i32::from(width)
         });
-        let traditional_removals = set_of(&|square: Square| {
-            let (f, r) = (square.file(), square.rank());
-            let central =
-                (f == width / 2 || f + 1 == width / 2) && (r == height / 2 || r + 1 == height / 2);
-            let corner = (f == 0 || f + 1 == width) && (r == 0 || r + 1 == height);
-            central || corner
-        });
+        let traditional_removals = set_of(&|square: Square| rules.is_traditional_removal(square));
         Layout {
             rules,
             all,

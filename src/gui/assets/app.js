@@ -128,6 +128,24 @@ function editedPosition() {
   };
 }
 
+// Asks the server whether the edited set-up can arise in a game under the form's rules; its
+// reasons join the status line.
+let setupAsked = "";
+async function checkSetup() {
+  const query = new URLSearchParams({ fen: editedFen(), opening: $("opening").value, capture: $("capture").value }).toString();
+  if (query === setupAsked) return;
+  setupAsked = query;
+  try {
+    const response = await fetch(`/api/setup?${query}`);
+    const answer = await response.json();
+    if (!editing || setupAsked !== query) return;
+    editing.doubts = response.ok ? answer.reasons : [answer.error];
+    $("status").textContent = statusText();
+  } catch {
+    // The server is gone: the page's banner says so.
+  }
+}
+
 function editedFen() {
   const ranks = editing.rows.map((row) => row.join("").replace(/\.+/g, (run) => String(run.length)));
   return `${ranks.join("/")} ${editing.side}`;
@@ -144,6 +162,7 @@ function startEditing(rows) {
   };
   $("edit-side").value = editing.side;
   $("editor").hidden = false;
+  setupAsked = "";
   selected = null;
   draw();
 }
@@ -562,7 +581,11 @@ function ellipsis() {
 }
 
 function statusText() {
-  if (editing) return "Position editor: set the stones and the side to move, then start from it.";
+  if (editing) {
+    const intro = "Position editor: set the stones and the side to move, then start from it.";
+    const doubts = editing.doubts || [];
+    return doubts.length ? `${intro} This set-up cannot arise in a game: ${doubts.join("; ")}.` : intro;
+  }
   if (!connected) return "The server does not answer.";
   if (!following()) {
     const plies = state.moves.length;
@@ -613,6 +636,7 @@ function draw() {
   drawBoard();
   drawClocks();
   drawMoves();
+  if (editing) checkSetup();
   $("status").textContent = statusText();
   $("result").textContent = state.result ? state.result.text : "";
   $("notice").textContent = state.notice || "";
@@ -1244,6 +1268,8 @@ $("edit-empty").addEventListener("click", () => startEditing(formBoard(false)));
 $("edit-full").addEventListener("click", () => startEditing(formBoard(true)));
 $("edit-cancel").addEventListener("click", stopEditing);
 $("edit-side").addEventListener("change", () => { editing.side = $("edit-side").value; draw(); });
+// The editor judges its set-up under the form's rules: a change of them judges it again.
+for (const rule of ["opening", "capture"]) $(rule).addEventListener("change", () => { if (editing) draw(); });
 $("edit-use").addEventListener("click", () => {
   $("fen").value = editedFen();
   $("width").value = editing.width;
