@@ -311,6 +311,17 @@ fn results_and_pgn_agree_with_a_replay_of_every_game() {
             .map(|m| m.as_str().unwrap())
             .collect();
         assert!(pgn_text.contains(&format!("1. {} {}", first_moves[0], first_moves[1])));
+        // Each engine move's verdict is kept, and the PGN writes it with the move's time as
+        // cutechess-cli does: `f5d5 {+0.35/12 0.50s}`.
+        let verdicts = game["verdicts"].as_array().unwrap();
+        let times = game["move_times_ms"].as_array().unwrap();
+        assert_eq!(verdicts.len(), times.len(), "{game}");
+        let first_engine_move = game["moves"][4].as_str().unwrap();
+        let verdict = verdicts[0].as_str().expect("konane-engine reports a score");
+        let seconds = times[0].as_u64().unwrap() as f64 / 1000.0;
+        let comment = format!("{first_engine_move} {{{verdict} {seconds:.2}s}}");
+        let words = pgn_text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains(&comment), "{comment} in {pgn_text}");
     }
     let engine_results = pgn_text.matches("[Result \"").count();
     assert_eq!(engine_results, 6);

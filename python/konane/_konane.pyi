@@ -429,6 +429,7 @@ class Game:
     moves: list[Move]
     opening_plies: int
     move_times_ms: list[int]
+    verdicts: list[str | None]
     detail: str | None
     winner_name: str
 

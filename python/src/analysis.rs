@@ -148,7 +148,7 @@ impl PyAnalysis {
             return;
         };
         self.best = Some(match &asked {
-            Asked::Move(mv, _) => Some(PyMove(*mv)),
+            Asked::Move(mv, _, _) => Some(PyMove(*mv)),
             Asked::Stopped => None,
             Asked::Lost(termination, _) => {
                 self.failure = Some(engine.lost(py, termination, &seat, &self.said));

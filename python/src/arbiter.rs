@@ -106,6 +106,9 @@ pub struct PyGame {
     opening_plies: usize,
     /// Milliseconds each engine move took.
     move_times_ms: Vec<u64>,
+    /// Each engine move's verdict as PGN writes it (`+0.35/12`: score, depth), or None where
+    /// the engine reported no score; in the order of `move_times_ms`.
+    verdicts: Vec<Option<String>>,
     /// For a crash or a stall: how the engine ended (exit status, last lines), else None.
     detail: Option<String>,
 }
@@ -144,6 +147,11 @@ impl From<GameRecord> for PyGame {
                 .collect(),
             opening_plies: record.opening_plies,
             move_times_ms: record.move_times_ms,
+            verdicts: record
+                .move_verdicts
+                .iter()
+                .map(|verdict| verdict.map(|v| v.text()))
+                .collect(),
             detail: record.detail,
         }
     }

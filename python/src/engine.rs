@@ -492,7 +492,7 @@ impl PyEngine {
         };
         let heard = std::mem::take(&mut *heard.lock().unwrap_or_else(|p| p.into_inner()));
         match asked {
-            Asked::Move(mv, elapsed) => Ok((Some(mv), elapsed, heard)),
+            Asked::Move(mv, elapsed, _) => Ok((Some(mv), elapsed, heard)),
             Asked::Lost(termination, _) => Err(self.lost(py, &termination, seat, &heard)),
             Asked::Stopped => Err(error(py, "EngineError", "the move was stopped")),
         }

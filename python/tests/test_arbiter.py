@@ -1,5 +1,6 @@
 """check and matches from a script, and the example bot under the arbiter."""
 
+import re
 import subprocess
 
 import pytest
@@ -46,6 +47,12 @@ def test_a_match_returns_its_games(engine_path, tmp_path):
             position.play(move)
         assert position.is_over() and position.winner() == game.winner
         assert game.winner_name in ("fewest", "skill0")
+        assert len(game.verdicts) == len(game.move_times_ms)
+    # The engine reports scores (the example bot none): each is kept, and written in the PGN
+    # with the move's time as cutechess-cli writes it.
+    verdicts = [v for g in games for v in g.verdicts if v is not None]
+    assert verdicts and all(re.fullmatch(r"[+-](\d+\.\d\d|M\d+)/\d+", v) for v in verdicts)
+    assert re.search(r"\{[+-](\d+\.\d\d|M\d+)/\d+ \d+\.\d\ds\}", pgn.read_text())
     assert pgn.read_text().count("[Event ") == 4
 
 

@@ -7,6 +7,7 @@ use crate::arbiter::process::{self, EngineProcess, Launch, ReadError};
 use crate::arbiter::record::{GameRecord, GameSetup, Termination};
 use crate::arbiter::spec::EngineSpec;
 use crate::arbiter::time_control::TimeControl;
+use crate::arbiter::verdict::{Verdict, VerdictReader};
 use crate::protocol::info::BestMove;
 use crate::rules::Rules;
 use crate::rules::moves::Move;
@@ -335,15 +336,14 @@ pub fn play(
     }
     let mut clocks = Clocks::new(game_rules.time_control);
     let mut times = Vec::new();
+    let mut verdicts = Vec::new();
     let record = loop {
         if let Some(winner) = position.winner() {
-            break Some(GameRecord::new(
-                &setup,
-                winner,
-                Termination::Normal,
-                moves,
-                times,
-            ));
+            let won = GameRecord::new(&setup, winner, Termination::Normal, moves, times);
+            break Some(GameRecord {
+                move_verdicts: verdicts,
+                ..won
+            });
         }
         let side = position.side_to_move();
         let seat = &mut *seats[side.index()];
@@ -356,8 +356,9 @@ pub fn play(
             &mut clocks,
             stop,
         ) {
-            Asked::Move(mv, took) => {
+            Asked::Move(mv, took, verdict) => {
                 times.push(took.as_millis() as u64);
+                verdicts.push(verdict);
                 position.play_unchecked(mv);
                 moves.push(mv.to_string());
                 on_move(mv, took, &clocks);
@@ -367,7 +368,11 @@ pub fn play(
                 times.extend(took.map(|t| t.as_millis() as u64));
                 let detail = failure_detail(&termination, seat);
                 let lost = GameRecord::new(&setup, side.opponent(), termination, moves, times);
-                break Some(GameRecord { detail, ..lost });
+                break Some(GameRecord {
+                    detail,
+                    move_verdicts: verdicts,
+                    ..lost
+                });
             }
             Asked::Stopped => break None,
         }
@@ -412,8 +417,9 @@ impl Clocks {
 /// What came of asking an engine for a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Asked {
-    /// A legal move, and how long it took.
-    Move(Move, Duration),
+    /// A legal move, how long it took, and the engine's verdict on it (its best line's last
+    /// score and depth), when it gave one.
+    Move(Move, Duration, Option<Verdict>),
     /// The engine lost by this (and took this long, when it answered at all).
     Lost(Termination, Option<Duration>),
     /// The tournament is stopping.
@@ -462,6 +468,7 @@ pub fn ask(
     };
     let listener = &mut seat.listener;
     let hurry = seat.hurry.as_deref();
+    let mut reader = VerdictReader::default();
     let answer = sent.and_then(|_| {
         wait_for_bestmove(
             process,
@@ -469,7 +476,12 @@ pub fn ask(
             silence,
             stop,
             hurry,
-            listener,
+            &mut |line| {
+                reader.hear(line);
+                if let Some(listener) = listener.as_mut() {
+                    listener(line);
+                }
+            },
         )
     });
     let (line, at) = match answer {
@@ -504,7 +516,7 @@ pub fn ask(
         after.play(mv).is_ok()
     });
     match legal {
-        Some(mv) => Asked::Move(mv, elapsed),
+        Some(mv) => Asked::Move(mv, elapsed, reader.verdict()),
         None => {
             let shown: String = if text.is_empty() {
                 "(none)".to_string()
@@ -517,7 +529,7 @@ pub fn ask(
 }
 
 /// Reads until a `bestmove` line by `deadline`, checking `stop` every 50 ms and showing
-/// `listener` the other lines. With `silence`, every line moves the deadline to that long
+/// `hear` the other lines. With `silence`, every line moves the deadline to that long
 /// after it: only an engine that stops talking runs out. Once `hurry` is set, the engine is
 /// sent `stop`, once.
 fn wait_for_bestmove(
@@ -526,7 +538,7 @@ fn wait_for_bestmove(
     silence: Option<Duration>,
     stop: &AtomicBool,
     hurry: Option<&AtomicBool>,
-    listener: &mut Option<Listener>,
+    hear: &mut dyn FnMut(&str),
 ) -> Result<(String, Instant), ReadError> {
     let mut hurried = false;
     loop {
@@ -543,8 +555,8 @@ fn wait_for_bestmove(
                 deadline = deadline.max(Instant::now() + silence);
             }
             let bestmove = process::is_bestmove(line);
-            if let (false, Some(listener)) = (bestmove, listener.as_mut()) {
-                listener(line);
+            if !bestmove {
+                hear(line);
             }
             bestmove
         }) {

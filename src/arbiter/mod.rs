@@ -23,6 +23,7 @@ pub use standings::Standings;
 pub mod stats;
 pub mod time_control;
 pub mod tournament;
+pub mod verdict;
 pub mod watchdog;
 
 use crate::rules::RulesError;

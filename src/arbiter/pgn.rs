@@ -2,12 +2,14 @@
 
 use crate::arbiter::pgn_tree::{PgnNode, PgnTree, write_game};
 use crate::arbiter::record::{GameRecord, Played};
+use crate::arbiter::verdict::MoveEval;
 use crate::rules::Rules;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
 use std::collections::HashSet;
 use std::fs::File;
 use std::path::Path;
+use std::time::Duration;
 
 /// The `Event` tag of the arbiter's games.
 pub const EVENT: &str = "konane-arbiter";
@@ -16,7 +18,33 @@ pub const EVENT: &str = "konane-arbiter";
 /// convention: `1-0` is a win for White.
 pub fn pgn(record: &GameRecord, round: usize, event: &str) -> String {
     let game = PgnGame::of(record, round, event);
-    write_game(&game.tree(), game.white_first())
+    let mut tree = game.tree();
+    write_verdicts(&mut tree, record);
+    write_game(&tree, game.white_first())
+}
+
+/// Writes each engine move's verdict and time before its comment, as cutechess-cli does:
+/// `{+0.35/12 0.50s}`. The opening's moves have none.
+fn write_verdicts(tree: &mut PgnTree, record: &GameRecord) {
+    let mut node = &mut tree.root;
+    let mut ply: usize = 0;
+    while let Some(next) = node.children.first_mut() {
+        node = next;
+        ply += 1;
+        let Some(engine_move) = ply.checked_sub(record.opening_plies + 1) else {
+            continue;
+        };
+        let verdict = record.move_verdicts.get(engine_move).copied().flatten();
+        let time = record.move_times_ms.get(engine_move).copied();
+        if let (Some(verdict), Some(ms)) = (verdict, time) {
+            let time = Duration::from_millis(ms);
+            let eval = MoveEval { verdict, time }.text();
+            node.comment = Some(match node.comment.take() {
+                Some(comment) => format!("{eval} {comment}"),
+                None => eval,
+            });
+        }
+    }
 }
 
 /// What the PGN of one game says: a finished game's record, or a game still going on or

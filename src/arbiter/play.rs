@@ -185,8 +185,10 @@ impl Match<'_> {
             &never,
         );
         match asked {
-            Asked::Move(mv, took) => {
-                say(out, &format!("{name} plays {mv} ({} ms)", took.as_millis()));
+            Asked::Move(mv, took, verdict) => {
+                let score = verdict.map_or(String::new(), |v| format!("{}, ", v.text()));
+                let ms = took.as_millis();
+                say(out, &format!("{name} plays {mv} ({score}{ms} ms)"));
                 self.times.push(took.as_millis() as u64);
                 self.position.play_unchecked(mv);
                 self.moves.push(mv.to_string());

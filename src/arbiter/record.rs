@@ -3,6 +3,7 @@
 //! (this module), PGN (`pgn`), the GUI's JSON and Python objects.
 
 use crate::arbiter::tournament::{Shard, TournamentId};
+use crate::arbiter::verdict::Verdict;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
@@ -155,6 +156,10 @@ pub struct GameRecord {
     pub opening_plies: usize,
     /// Milliseconds each player's move took, in order.
     pub move_times_ms: Vec<u64>,
+    /// Each player's verdict on its move (score and depth), in the order of `move_times_ms`,
+    /// `None` where the engine gave none (empty in results files of versions before it was
+    /// kept).
+    pub move_verdicts: Vec<Option<Verdict>>,
     /// How the loser failed, for a crash or a stall: its exit status or signal and its last
     /// lines, stderr's first.
     pub detail: Option<String>,
@@ -168,7 +173,8 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// The record of the game `setup` that `winner` won by `termination` after `moves`
-    /// (taking `move_times_ms`), played now on this machine; it belongs to no tournament yet.
+    /// (taking `move_times_ms`; no verdicts), played now on this machine; it belongs to no
+    /// tournament yet.
     pub fn new(
         setup: &GameSetup,
         winner: Color,
@@ -188,6 +194,7 @@ impl GameRecord {
             moves,
             opening_plies: setup.opening_plies,
             move_times_ms,
+            move_verdicts: Vec::new(),
             detail: None,
             played: Some(Played::now()),
             tournament: None,
@@ -234,6 +241,9 @@ struct RecordLine {
     moves: Vec<String>,
     opening_plies: usize,
     move_times_ms: Vec<u64>,
+    /// `+0.35/12` as PGN writes it, or null, per move of `move_times_ms`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    verdicts: Vec<Option<String>>,
     board: String,
     opening_rule: String,
     capture: String,
@@ -265,6 +275,11 @@ impl From<GameRecord> for RecordLine {
             moves: record.moves,
             opening_plies: record.opening_plies,
             move_times_ms: record.move_times_ms,
+            verdicts: record
+                .move_verdicts
+                .iter()
+                .map(|verdict| verdict.map(|v| v.text()))
+                .collect(),
             board: format!("{}x{}", record.rules.width(), record.rules.height()),
             opening_rule: record.rules.opening.to_string(),
             capture: record.rules.capture.to_string(),
@@ -290,6 +305,16 @@ impl TryFrom<RecordLine> for GameRecord {
         let capture: Capture = line.capture.parse().map_err(|e| format!("{e}"))?;
         let mut rules = Rules::default().with_size_text(&line.board)?;
         (rules.opening, rules.capture) = (opening, capture);
+        let move_verdicts = line
+            .verdicts
+            .iter()
+            .map(|text| match text {
+                None => Ok(None),
+                Some(text) => Verdict::read(text).map(Some).ok_or_else(|| {
+                    format!("verdict '{text}': expected a score/depth like +0.35/12")
+                }),
+            })
+            .collect::<Result<_, String>>()?;
         let played = match (line.date, line.site) {
             (Some(date), Some(site)) => Some(Played { date, site }),
             _ => None,
@@ -305,6 +330,7 @@ impl TryFrom<RecordLine> for GameRecord {
             moves: line.moves,
             opening_plies: line.opening_plies,
             move_times_ms: line.move_times_ms,
+            move_verdicts,
             detail: line.detail,
             played,
             tournament: line.tournament,
@@ -356,7 +382,14 @@ mod tests {
 
     #[test]
     fn a_record_reads_back_from_its_line_with_every_rule() {
-        let original = record(Termination::IllegalMove("e9".into()));
+        let verdict = Verdict {
+            score: crate::protocol::info::Score::Mate(-2),
+            depth: 9,
+        };
+        let original = GameRecord {
+            move_verdicts: vec![Some(verdict)],
+            ..record(Termination::IllegalMove("e9".into()))
+        };
         let line = serde_json::to_string(&original).unwrap();
         assert!(line.contains(r#""winner":"white""#), "{line}");
         assert!(line.contains(r#""board":"6x4""#), "{line}");
@@ -364,9 +397,21 @@ mod tests {
             line.contains(r#""termination":"illegal move e9""#),
             "{line}"
         );
+        assert!(line.contains(r#""verdicts":["-M2/9"]"#), "{line}");
         let read: GameRecord = serde_json::from_str(&line).unwrap();
         assert_eq!(read, original);
         assert_eq!(read.winner_name(), "b");
+        // Lines of versions before verdicts were kept read as none; a wrong one is named.
+        let old = line.replace(r#""verdicts":["-M2/9"],"#, "");
+        assert!(
+            serde_json::from_str::<GameRecord>(&old)
+                .unwrap()
+                .move_verdicts
+                .is_empty()
+        );
+        let wrong = line.replace("-M2/9", "-M2");
+        let error = serde_json::from_str::<GameRecord>(&wrong).unwrap_err();
+        assert!(error.to_string().contains("'-M2'"), "{error}");
     }
 
     #[test]

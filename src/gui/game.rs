@@ -765,6 +765,19 @@ fn player(name: &str, side: &str, engines: &[EngineInfo]) -> Result<Player, Stri
     }
 }
 
+/// The game `pgn` records on 6x6, imported for review (for tests).
+#[cfg(test)]
+pub(crate) fn imported(pgn: &str) -> Game {
+    let import = Import {
+        text: pgn.to_string(),
+        width: 6,
+        height: 6,
+        opening: "traditional".into(),
+        capture: "straight".into(),
+    };
+    import.game(1, &[], Duration::from_secs(60)).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -813,18 +826,6 @@ mod tests {
             EndReason::Refereed(Termination::TimeForfeit)
         );
         assert_eq!(ended.winner, Some(Color::White));
-    }
-
-    /// The game `pgn` records on 6x6, imported for review.
-    fn imported(pgn: &str) -> Game {
-        let import = Import {
-            text: pgn.to_string(),
-            width: 6,
-            height: 6,
-            opening: "traditional".into(),
-            capture: "straight".into(),
-        };
-        import.game(1, &[], Duration::from_secs(60)).unwrap()
     }
 
     fn texts(moves: &[Move]) -> Vec<String> {

@@ -50,9 +50,6 @@ pub struct Live {
     /// The side to move in the searched position.
     #[serde(skip)]
     side: Option<Color>,
-    /// The best line's score as the engine gave it.
-    #[serde(skip)]
-    best: Option<Score>,
 }
 
 /// What the page receives: the figures with who is thinking, and on which position.
@@ -91,7 +88,6 @@ impl Live {
         if rank.unwrap_or(1) == 1 {
             self.depth = depth.or(self.depth);
             if let Some(score) = score {
-                self.best = Some(score);
                 self.score = Some(score_text(score));
                 self.black_chance = self.side.map(|side| match side {
                     Color::Black => score.chance(),
@@ -121,11 +117,6 @@ impl Live {
     /// Black's chance to win by the best line, once a score came.
     pub fn black_chance(&self) -> Option<f64> {
         self.black_chance
-    }
-
-    /// The best line's score and depth, once both came: the engine's verdict on its move.
-    pub fn verdict(&self) -> Option<(Score, u32)> {
-        Some((self.best?, self.depth?))
     }
 
     /// Marks the search as ended, `how` saying how; false when nothing was shown.
@@ -169,7 +160,6 @@ mod tests {
         assert_eq!(live.score.as_deref(), Some("mate -3"));
         assert_eq!(live.black_chance(), Some(1.0), "White loses by force");
         assert_eq!(live.nodes, Some(1200), "a field a line leaves out is kept");
-        assert_eq!(live.verdict(), Some((Score::Mate(-3), 6)));
         assert!(!live.update("readyok"));
         assert!(!live.update("info depth 6"), "nothing new");
         assert!(live.update("info string solving"));

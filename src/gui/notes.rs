@@ -1,69 +1,12 @@
 //! What a move carries besides itself: a person's marks (`!`, `?`, ... kept as PGN's NAG
-//! numbers) and comment, and for an engine's move of the game its score, depth and time,
-//! written in PGN as cutechess-cli writes them: `{+0.35/12 0.50s}`.
+//! numbers) and comment, and for an engine's move of the game its verdict
+//! ([`MoveEval`], written as cutechess-cli writes it: `{+0.35/12 0.50s}`).
 
 use crate::arbiter::pgn_tree::MARKS;
-use crate::protocol::info::Score;
-use std::time::Duration;
+use crate::arbiter::verdict::MoveEval;
 
 /// The longest comment kept, in characters: a comment is a note, not a file.
 pub const MAX_COMMENT: usize = 2000;
-
-/// An engine's verdict on the move it played: its last score (from its own side), the depth
-/// it reached, and the time it took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveEval {
-    /// The score of the engine's best line when it moved.
-    pub score: Score,
-    /// The depth of that line.
-    pub depth: u32,
-    /// The time from the question to the move.
-    pub time: Duration,
-}
-
-impl MoveEval {
-    /// As cutechess-cli writes it: `+0.35/12 0.50s`, `-M3/20 1.20s` (score in hundreds).
-    pub fn text(&self) -> String {
-        let score = match self.score {
-            Score::Centi(cp) => format!("{:+.2}", cp as f64 / 100.0),
-            Score::Mate(n) if n < 0 => format!("-M{}", -n),
-            Score::Mate(n) => format!("+M{n}"),
-        };
-        let seconds = self.time.as_secs_f64();
-        format!("{score}/{} {seconds:.2}s", self.depth)
-    }
-
-    /// Reads an evaluation from the start of a PGN comment, as [`MoveEval::text`] writes it;
-    /// the evaluation and the rest of the comment, trimmed.
-    pub fn read(comment: &str) -> Option<(MoveEval, &str)> {
-        let comment = comment.trim_start();
-        let (first, rest) = comment.split_once(' ')?;
-        let (score, depth) = first.split_once('/')?;
-        let (time, rest) = match rest.split_once(' ') {
-            Some((time, rest)) => (time, rest),
-            None => (rest, ""),
-        };
-        let seconds: f64 = time.strip_suffix('s')?.parse().ok()?;
-        let time = Duration::try_from_secs_f64(seconds).ok()?;
-        let depth = depth.parse().ok()?;
-        let (sign, magnitude) = match score.as_bytes().first()? {
-            b'+' => (1, &score[1..]),
-            b'-' => (-1, &score[1..]),
-            _ => (1, score),
-        };
-        let score = match magnitude.strip_prefix('M') {
-            Some(moves) => Score::Mate(sign * moves.parse::<i64>().ok()?),
-            None => {
-                let pawns: f64 = magnitude.parse().ok()?;
-                if !pawns.is_finite() || !magnitude.contains('.') {
-                    return None;
-                }
-                Score::Centi(sign * (pawns * 100.0).round() as i64)
-            }
-        };
-        Some((MoveEval { score, depth, time }, rest.trim()))
-    }
-}
 
 /// What one move of the game or of a variation carries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -172,61 +115,6 @@ impl Notes {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn evaluations_are_written_as_cutechess_writes_them_and_read_back() {
-        let ms = Duration::from_millis;
-        for (eval, text) in [
-            (
-                MoveEval {
-                    score: Score::Centi(35),
-                    depth: 12,
-                    time: ms(500),
-                },
-                "+0.35/12 0.50s",
-            ),
-            (
-                MoveEval {
-                    score: Score::Centi(-120),
-                    depth: 3,
-                    time: ms(1234),
-                },
-                "-1.20/3 1.23s",
-            ),
-            (
-                MoveEval {
-                    score: Score::Mate(-3),
-                    depth: 20,
-                    time: ms(10),
-                },
-                "-M3/20 0.01s",
-            ),
-            (
-                MoveEval {
-                    score: Score::Mate(2),
-                    depth: 1,
-                    time: ms(0),
-                },
-                "+M2/1 0.00s",
-            ),
-        ] {
-            assert_eq!(eval.text(), text);
-            let comment = format!("{text} a fine move");
-            let (read, rest) = MoveEval::read(&comment).unwrap();
-            assert_eq!(read.score, eval.score, "{text}");
-            assert_eq!(read.depth, eval.depth, "{text}");
-            assert_eq!(rest, "a fine move");
-        }
-        for words in [
-            "a fine move",
-            "+0.35 0.5s",
-            "+x/12 0.5s",
-            "+1/2 3s",
-            "+0.35/12 0.5",
-        ] {
-            assert_eq!(MoveEval::read(words), None, "{words}");
-        }
-    }
 
     #[test]
     fn marks_and_comments_are_set_checked_and_kept_apart_from_the_evaluation() {

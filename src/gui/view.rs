@@ -466,19 +466,7 @@ fn annotate(game: &Game, node: &mut PgnNode, at: Node) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::game::Import;
-
-    /// The game `pgn` records on 6x6, imported for review.
-    fn imported(pgn: &str) -> Game {
-        let import = Import {
-            text: pgn.to_string(),
-            width: 6,
-            height: 6,
-            opening: "traditional".into(),
-            capture: "straight".into(),
-        };
-        import.game(1, &[], Duration::from_secs(60)).unwrap()
-    }
+    use crate::gui::game::imported;
 
     /// Every line of `game` beside its moves, as the moves from the start.
     fn lines(game: &Game) -> Vec<Vec<String>> {

@@ -10,12 +10,12 @@ use crate::arbiter::game::{self, Asked, Clocks, Deadlines, GameRules, Seat};
 use crate::arbiter::log::Log;
 use crate::arbiter::record::Termination;
 use crate::arbiter::spec::EngineSpec;
+use crate::arbiter::verdict::MoveEval;
 use crate::gui::analysis::{Analyst, HALT_GRACE, Worker};
 use crate::gui::game::{
     EndReason, Ended, EngineInfo, Game, Import, NewGame, Player, TimeSetting, capitalised,
 };
 use crate::gui::info::Live;
-use crate::gui::notes::MoveEval;
 use crate::gui::series::{MAX_GAMES, Report, Series};
 use crate::gui::tree::Node;
 use crate::gui::view;
@@ -922,17 +922,13 @@ impl Core {
         }
         self.game.clocks = clocks;
         match asked {
-            Asked::Move(mv, took) => {
-                // The figures shown are this engine's search of this position.
-                let searched = self.live_who.1 == side && self.live_who.2 == self.game.end();
-                let verdict = self.live.verdict().filter(|_| searched);
+            Asked::Move(mv, took, verdict) => {
                 let mut after = *self.game.current();
                 after.play_unchecked(mv);
                 self.game.play(mv, after);
-                if let Some((score, depth)) = verdict {
+                if let Some(verdict) = verdict {
                     let eval = MoveEval {
-                        score,
-                        depth,
+                        verdict,
                         time: took,
                     };
                     self.game.notes.entry(self.game.end()).or_default().eval = Some(eval);
