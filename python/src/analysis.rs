@@ -4,7 +4,8 @@
 use crate::engine::{PyEngine, ask_alone, info_dict};
 use crate::interruptible;
 use crate::limit::PyLimit;
-use crate::rules::{PyMove, PyPosition};
+use crate::moves::PyMove;
+use crate::rules::PyPosition;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use konane::arbiter::game::{Asked, Seat};
 use konane::arbiter::time_control::{MAX_TIME, TimeControl};

@@ -1,9 +1,9 @@
 //! `check` and `play_match`: the arbiter's own compliance report and tournament runner, with
 //! their results as Python objects.
 
-use crate::engine::{seconds, spec_of};
-use crate::limit::PyLimit;
-use crate::rules::PyMove;
+use crate::engine::spec_of;
+use crate::limit::{PyLimit, seconds};
+use crate::moves::PyMove;
 use crate::rules::rules_of;
 use crate::{error, interruptible};
 use konane::arbiter::check::{self as checks, CheckSettings, Outcome};

@@ -1,7 +1,8 @@
 //! `serve`: a Python function from a position to a move, made an engine that speaks
 //! protocol.md on standard input and output (through the crate's `bot::serve`).
 
-use crate::rules::{PyMove, PyPosition};
+use crate::moves::PyMove;
+use crate::rules::PyPosition;
 use konane::bot::{self, Choice, Identity};
 use konane::protocol::Go;
 use konane::protocol::io::Output;

@@ -1,8 +1,9 @@
 //! `Engine`: any engine that speaks protocol.md, driven through the arbiter's own seat, with
 //! its deadlines, its checks of every move and its process groups killed on drop.
 
-use crate::limit::PyLimit;
-use crate::rules::{PyMove, PyPosition};
+use crate::limit::{PyLimit, seconds};
+use crate::moves::PyMove;
+use crate::rules::PyPosition;
 use crate::{error, interruptible};
 use konane::arbiter::game::{Asked, Clocks, Deadlines, GameRules, Seat, ask};
 use konane::arbiter::log::Log;
@@ -11,11 +12,10 @@ use konane::arbiter::preflight;
 use konane::arbiter::process::Announced;
 use konane::arbiter::record::Termination;
 use konane::arbiter::spec::EngineSpec;
-use konane::arbiter::time_control;
 use konane::protocol::info::{Info, Score};
 use konane::protocol::options::check_value;
 use konane::rules::{Position, Rules};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::{PyTraverseError, PyVisit};
@@ -73,12 +73,6 @@ impl PyPlayResult {
             self.info.bind(py).len()
         )
     }
-}
-
-/// `value` seconds, decoded as every face decodes them: `inf` is no limit (a day), NaN and
-/// negatives raise `ValueError` naming `what`.
-pub fn seconds(what: &str, value: f64) -> PyResult<Duration> {
-    time_control::seconds(what, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymethods]

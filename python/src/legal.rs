@@ -1,7 +1,7 @@
 //! `LegalMoves`: the legal moves of a position as python-chess gives them, a sized sequence
 //! that counts without making the moves and makes them only when they are read.
 
-use crate::rules::{PyMove, move_of};
+use crate::moves::{PyMove, move_of};
 use konane::rules::{Move, Position};
 use pyo3::prelude::*;
 use pyo3::types::PyList;

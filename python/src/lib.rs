@@ -10,6 +10,7 @@ mod draw;
 mod engine;
 mod legal;
 mod limit;
+mod moves;
 mod pgn;
 mod rules;
 mod solve;
@@ -60,7 +61,7 @@ fn interruptible<T: Send>(
 /// The native module, `konane._konane`.
 #[pymodule]
 fn _konane(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_class::<rules::PyMove>()?;
+    module.add_class::<moves::PyMove>()?;
     module.add_class::<rules::PyPosition>()?;
     module.add_class::<rules::PyOutcome>()?;
     module.add_class::<legal::PyLegalMoves>()?;

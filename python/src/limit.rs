@@ -1,8 +1,7 @@
 //! `Limit`: how long an engine or the solver may think, one type for every call that asks
 //! (`Engine.play`, `Engine.analyse`, `play_match`, `solve`), as python-chess has one.
 
-use crate::engine::seconds;
-use konane::arbiter::time_control::TimeControl;
+use konane::arbiter::time_control::{self, TimeControl};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -175,4 +174,10 @@ impl PyLimit {
             _ => Ok(self.time_control),
         }
     }
+}
+
+/// `value` seconds, decoded as every face decodes them: `inf` is no limit (a day), NaN and
+/// negatives raise `ValueError` naming `what`.
+pub fn seconds(what: &str, value: f64) -> PyResult<Duration> {
+    time_control::seconds(what, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }

@@ -1,7 +1,8 @@
 //! `solve`: the exact solver, with a time or node budget, interruptible with Ctrl-C.
 
 use crate::limit::PyLimit;
-use crate::rules::{PyMove, PyPosition};
+use crate::moves::PyMove;
+use crate::rules::PyPosition;
 use crate::{error, interruptible};
 use konane::arbiter::time_control::TimeControl;
 use konane::rules::Rules;
