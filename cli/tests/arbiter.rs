@@ -51,6 +51,10 @@ fn misbehaving(behaviour: &str, termination: &str, limits: &[&str]) {
                 .starts_with(termination),
             "{behaviour}: {game}"
         );
+        // One verdict (or null) per timed move, the losing answer's included.
+        let verdicts = game["verdicts"].as_array().map_or(0, Vec::len);
+        let times = game["move_times_ms"].as_array().unwrap().len();
+        assert_eq!(verdicts, times, "{behaviour}: {game}");
     }
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 2);

@@ -365,7 +365,11 @@ pub fn play(
                 seat.start_pondering(&position, opening, &moves, game_rules, &clocks);
             }
             Asked::Lost(termination, took) => {
-                times.extend(took.map(|t| t.as_millis() as u64));
+                if let Some(took) = took {
+                    // The losing move's time is kept; it was no move, so it has no verdict.
+                    times.push(took.as_millis() as u64);
+                    verdicts.push(None);
+                }
                 let detail = failure_detail(&termination, seat);
                 let lost = GameRecord::new(&setup, side.opponent(), termination, moves, times);
                 break Some(GameRecord {

@@ -156,9 +156,9 @@ pub struct GameRecord {
     pub opening_plies: usize,
     /// Milliseconds each player's move took, in order.
     pub move_times_ms: Vec<u64>,
-    /// Each player's verdict on its move (score and depth), in the order of `move_times_ms`,
-    /// `None` where the engine gave none (empty in results files of versions before it was
-    /// kept).
+    /// Each player's verdict on its move (score and depth), one per entry of `move_times_ms`,
+    /// `None` where the engine gave none or its answer was no legal move (empty in results
+    /// files of versions before it was kept).
     pub move_verdicts: Vec<Option<Verdict>>,
     /// How the loser failed, for a crash or a stall: its exit status or signal and its last
     /// lines, stderr's first.
