@@ -130,7 +130,7 @@ impl Position {
     /// ```
     /// use konane::{Capture, Opening, Position};
     ///
-    /// // 4x4 after Black removed b4 and White c4: Black to move, as it can be.
+    /// // 4x4 after Black removed c4 and White b4: Black to move, as it can be.
     /// let after = Position::from_fen("b2w/wbwb/bwbw/wbwb b", Opening::Any, Capture::Straight)?;
     /// assert!(after.why_unreachable().is_empty());
     /// // With White to move Black would have moved, but no white stone was captured.
@@ -172,8 +172,9 @@ impl Position {
             (1, 0) if to_move == Color::Black => reasons.push(Unreachable::WhiteRemovalDue),
             (1, 0) => {}
             (missing, 0) => reasons.push(Unreachable::CaptureBeforeRemovals { missing }),
-            (by_white, by_black) => {
-                let (by_black, by_white) = (by_black - 1, by_white - 1);
+            (black_gone, white_gone) => {
+                // Each side's stones gone, but its removal, were the other side's captures.
+                let (by_black, by_white) = (white_gone - 1, black_gone - 1);
                 let most_per_move = most_captured_in_one_move(rules);
                 if !captures_fit_moves(by_black, by_white, to_move, most_per_move) {
                     reasons.push(Unreachable::Captures {
