@@ -291,6 +291,16 @@ async fn pgn(State(session): State<Session>) -> Response {
     }
 }
 
+/// The query of a request to `endpoint`, or the 400 that names what is wrong with it.
+fn query_of<T>(endpoint: &str, query: Result<Query<T>, QueryRejection>) -> Result<T, Refusal> {
+    query.map(|Query(query)| query).map_err(|rejection| {
+        Refusal(
+            StatusCode::BAD_REQUEST,
+            format!("{endpoint}: {}", rejection.body_text()),
+        )
+    })
+}
+
 /// `?fen=...&opening=any&capture=straight`: a set-up and the rules it is meant for (the
 /// defaults when not given).
 #[derive(Deserialize)]
@@ -304,14 +314,9 @@ struct SetupQuery {
 /// `GET /api/setup`: why the set-up cannot arise in a game under the rules,
 /// `{"reasons": [...]}` (none found: empty); 400 naming what is wrong with the request.
 async fn setup(query: Result<Query<SetupQuery>, QueryRejection>) -> Response {
-    let query = match query {
-        Ok(Query(query)) => query,
-        Err(rejection) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!("setup: {}", rejection.body_text()),
-            );
-        }
+    let query = match query_of("setup", query) {
+        Ok(query) => query,
+        Err(refusal) => return refusal.into_response(),
     };
     let rules = (
         query.opening.as_deref().unwrap_or("traditional").parse(),
@@ -348,14 +353,9 @@ async fn engine_log(
     State(session): State<Session>,
     query: Result<Query<LogQuery>, QueryRejection>,
 ) -> Response {
-    let after = match query {
-        Ok(Query(query)) => query.after.unwrap_or(0),
-        Err(rejection) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!("log: {}", rejection.body_text()),
-            );
-        }
+    let after = match query_of("log", query) {
+        Ok(query) => query.after.unwrap_or(0),
+        Err(refusal) => return refusal.into_response(),
     };
     // A count past the log's own comes from a page that read an earlier server's log: it is
     // told so, and given the log from its start.

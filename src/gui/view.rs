@@ -380,16 +380,19 @@ pub fn game_pgn(game: &Game) -> String {
         detail: None,
     };
     let mut tree = pgn_game.tree();
+    let last = game.moves.len();
+    let after_the_end = game.variations.children(Node::Main(last));
     let mut at = &mut tree.root;
-    for ply in 0..=game.moves.len() {
+    for ply in 0..=last {
         annotate(game, at, Node::Main(ply));
-        let lines = game.variations.children(Node::Main(ply));
-        if ply == game.moves.len() && !lines.is_empty() {
-            add_lines_after_the_end(game, &mut tree.root, lines);
-            break;
+        if ply < last {
+            let lines = game.variations.children(Node::Main(ply));
+            at.children
+                .extend(lines.into_iter().map(|id| variation_tree(game, id)));
         }
-        at.children
-            .extend(lines.into_iter().map(|id| variation_tree(game, id)));
+        if !after_the_end.is_empty() {
+            add_lines_after_the_end(game, at, ply, &after_the_end);
+        }
         match at.children.first_mut() {
             Some(next) => at = next,
             None => break,
@@ -417,31 +420,27 @@ fn variation_tree(game: &Game, id: u32) -> PgnNode {
     node
 }
 
-/// Writes `lines`, the variations tried from the game's last position, into `root`'s tree.
-/// PGN's variations replace a move, and these replace none: they hang from a variation that
-/// repeats the game's last move (`20. d5d3 (20. d5d3 e1e3)`), which Import reads back as the
-/// game's own move, so the lines come back from where they were tried. A game without moves
-/// has no move to repeat: there the lines are written as a comment, `{then f1 e1}`.
-fn add_lines_after_the_end(game: &Game, root: &mut PgnNode, lines: Vec<u32>) {
-    let trees = lines.into_iter().map(|id| variation_tree(game, id));
-    let Some(last) = game.moves.last() else {
-        let words = trees.map(|line| format!("then {}", line_words(&line)));
-        let comment: Vec<String> = root.comment.iter().cloned().chain(words).collect();
-        root.comment = Some(comment.join(" "));
-        return;
-    };
-    let mut before_last = root;
-    for _ in 1..game.moves.len() {
-        let Some(next) = before_last.children.first_mut() else {
-            return;
-        };
-        before_last = next;
+/// Writes `lines`, the variations tried from the game's last position, into the tree at
+/// `node`, the position after `ply` moves. PGN's variations replace a move, and these replace
+/// none: they hang from a variation that repeats the game's last move (`20. d5d3 (20. d5d3
+/// e1e3)`), added beside it at the position before it, which Import reads back as the game's
+/// own move, so the lines come back from where they were tried. A game without moves has no
+/// move to repeat: there the lines are written as a comment, `{then f1 e1}`.
+fn add_lines_after_the_end(game: &Game, node: &mut PgnNode, ply: usize, lines: &[u32]) {
+    let trees = lines.iter().map(|&id| variation_tree(game, id));
+    match game.moves.last() {
+        None => {
+            let words = trees.map(|line| format!("then {}", line_words(&line)));
+            let comment: Vec<String> = node.comment.iter().cloned().chain(words).collect();
+            node.comment = Some(comment.join(" "));
+        }
+        Some(last) if ply + 1 == game.moves.len() => node.children.push(PgnNode {
+            mv: last.to_string(),
+            children: trees.collect(),
+            ..PgnNode::default()
+        }),
+        Some(_) => {}
     }
-    before_last.children.push(PgnNode {
-        mv: last.to_string(),
-        children: trees.collect(),
-        ..PgnNode::default()
-    });
 }
 
 /// The moves of `line`'s own line (its first continuations), one space apart.

@@ -13,7 +13,7 @@
 //!   (longest side - 1) / 2 with `straight`), and the moves alternate from Black's first.
 
 use crate::rules::position::Position;
-use crate::rules::square::{Color, Square};
+use crate::rules::square::{Color, Direction, Square};
 use crate::rules::{Capture, Opening, Rules, RulesError};
 use std::fmt;
 
@@ -192,7 +192,7 @@ impl Position {
                 reasons.push(Unreachable::RemovalNotAllowed { square: *black });
             }
             if let [white] = white_holes.as_slice()
-                && !side_by_side(*black, *white)
+                && Direction::between(*black, *white).is_none_or(|(_, steps)| steps != 1)
             {
                 reasons.push(Unreachable::RemovalsApart {
                     black: *black,
@@ -202,11 +202,6 @@ impl Position {
         }
         reasons
     }
-}
-
-/// True when `a` and `b` are orthogonal neighbours.
-fn side_by_side(a: Square, b: Square) -> bool {
-    a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank()) == 1
 }
 
 /// The most stones one move can capture under `rules`: one jump per move with `single`; a
