@@ -274,12 +274,16 @@ fn perft_bench_eval_and_end_of_input() {
     assert_eq!(lines.len(), 5);
     e.send("position startpos moves d5 c5");
     e.send("eval");
-    // The position is symmetric: only the side to move's tempo counts, weighed at the fill of
-    // 62 stones on 64 squares.
-    let tempo = konane::search::eval::weigh(&[1, 0, 0, 0, 0, 0], 62);
+    // The library's evaluation of the position, from the side to move's view.
+    let rules = Rules::new(8, 8, Opening::Traditional, Capture::Straight).unwrap();
+    let mut position = Position::start(rules).unwrap();
+    for mv in ["d5", "c5"] {
+        position.play(mv.parse().unwrap()).unwrap();
+    }
+    let score = konane::search::eval::evaluate_position(&position);
     assert_eq!(
         e.next_line(),
-        format!("info string eval {tempo} cp for black")
+        format!("info string eval {score} cp for black")
     );
     e.send("bench 3");
     let line = e.next_line();

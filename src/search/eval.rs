@@ -5,6 +5,8 @@
 //! by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times the
 //! log-odds that the side to move wins.
 
+pub use super::pattern_weights::PATTERN_WEIGHTS;
+use super::patterns::{PATTERNS, for_each_window};
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::position::{BoardVisitor, Position};
@@ -29,7 +31,11 @@ pub const FULL: i32 = 64;
 /// The weights of the features in centi-log-odds: on an empty board (fill 0), then on a full
 /// one (fill [`FULL`]), as `cargo run --release --example tune_eval` prints them for the data
 /// set. Between the two, each weight is interpolated by the fill.
-pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-7, 38, 59, -42, -61, 53], [-12, 7, -7, 14, 0, 133]];
+pub const WEIGHTS: [[i32; FEATURES]; 2] = [[30, 49, 64, -51, -60, 64], [0, -13, -4, 10, 0, 174]];
+
+/// The pattern inputs' unit: a pattern's input is the share of the board's windows that show
+/// it, times this (so that a pattern on one window in sixteen weighs as a feature of 1).
+pub const PATTERN_SCALE: i32 = 16;
 
 /// The board's fill: its stones per square, in units of 1/[`FULL`].
 pub fn fill<B: Bits>(board: &Board<B>) -> i32 {
@@ -80,8 +86,37 @@ pub fn evaluate<B: Bits>(board: &Board<B>) -> i32 {
     if board.phase() != Phase::Jumps {
         return 0;
     }
-    weigh(&features(board), fill(board))
+    let fill = fill(board);
+    weigh(&features(board), fill) + pattern_score(board, fill)
 }
+
+/// The patterns' part of the evaluation: the mean weight of the board's windows at `fill`,
+/// times [`PATTERN_SCALE`].
+pub fn pattern_score<B: Bits>(board: &Board<B>, fill: i32) -> i32 {
+    let weights = &PATTERN_WEIGHTS_BY_FILL[fill.clamp(0, FULL) as usize];
+    let mut sum = 0i64;
+    let windows = for_each_window(board, |pattern| sum += i64::from(weights[pattern]));
+    (sum * i64::from(PATTERN_SCALE) / (i64::from(FULL) * i64::from(windows.max(1)))) as i32
+}
+
+/// Each pattern's weight at each fill, times [`FULL`]: the two rows of [`PATTERN_WEIGHTS`]
+/// interpolated once, so that a window costs one look-up (65 rows of 1 KB, of which a search
+/// touches the few of the fills it meets).
+static PATTERN_WEIGHTS_BY_FILL: [[i32; PATTERNS]; FULL as usize + 1] = {
+    let mut table = [[0; PATTERNS]; FULL as usize + 1];
+    let [empty, full] = PATTERN_WEIGHTS;
+    let mut fill = 0;
+    while fill <= FULL as usize {
+        let mut pattern = 0;
+        while pattern < PATTERNS {
+            table[fill][pattern] =
+                empty[pattern] * (FULL - fill as i32) + full[pattern] * fill as i32;
+            pattern += 1;
+        }
+        fill += 1;
+    }
+    table
+};
 
 /// The weighted sum of `features` at `fill`.
 pub fn weigh(features: &[i32; FEATURES], fill: i32) -> i32 {
@@ -146,8 +181,19 @@ mod tests {
         assert_eq!(f, [1, -1, -1, -1, 1, 0]);
     }
 
+    /// [`pattern_score`] of a position of any size at a fill.
+    struct Patterns(i32);
+
+    impl BoardVisitor for Patterns {
+        type Output = i32;
+
+        fn visit<B: Bits>(self, board: &Board<B>) -> i32 {
+            pattern_score(board, self.0)
+        }
+    }
+
     #[test]
-    fn the_evaluation_is_the_weighted_features_at_the_fill() {
+    fn the_evaluation_is_the_weighted_features_and_patterns_at_the_fill() {
         let position = Position::from_fen(
             "b1bwbw/3bwb/b3bw/wb1b1w/bw1wbw/w1wb1b b",
             Opening::Any,
@@ -164,7 +210,8 @@ mod tests {
         let sum: f64 = (0..FEATURES)
             .map(|i| f64::from(features[i]) * weight(i))
             .sum();
-        assert!((f64::from(evaluate_position(&position)) - sum).abs() < 1.0);
+        let patterns = f64::from(position.visit(Patterns(fill)));
+        assert!((f64::from(evaluate_position(&position)) - sum - patterns).abs() < 1.0);
         // At the two ends of the fill, the two rows of weights.
         for (row, fill) in [(0, 0), (1, FULL)] {
             let plain: i32 = (0..FEATURES).map(|i| features[i] * WEIGHTS[row][i]).sum();

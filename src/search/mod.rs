@@ -3,6 +3,8 @@
 
 pub mod eval;
 pub(crate) mod exact;
+mod pattern_weights;
+pub mod patterns;
 pub mod selfplay;
 pub(crate) mod skill;
 pub(crate) mod time;

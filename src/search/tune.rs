@@ -1,24 +1,44 @@
 //! Fitting the evaluation's weights: logistic regression of labelled positions' results on the
-//! evaluation's [`features`](super::eval::features), each split between the two rows of
-//! weights by the position's fill, as chess engines tune on labelled positions. The fit is
-//! Newton's method from zero weights with a light ridge penalty: no randomness and no learning
-//! rate, so the same data set always gives the same weights.
+//! evaluation's [`features`](super::eval::features) and the frequencies of its line
+//! [`patterns`](super::patterns), each split between the two rows of weights by the position's
+//! fill, as chess engines tune on labelled positions. The fit is Newton's method from zero
+//! weights with a light ridge penalty: no randomness and no learning rate, so the same data set
+//! always gives the same weights.
 
-use super::eval::{FEATURES, FULL};
-use crate::rules::position::Position;
+use super::eval::{FEATURES, FULL, PATTERN_SCALE};
+use super::patterns::{PATTERNS, pattern_counts};
+use crate::rules::bits::Bits;
+use crate::rules::board::Board;
+use crate::rules::position::{BoardVisitor, Position};
 use crate::rules::{Capture, Opening};
 
-/// The regression's inputs: each feature once for the empty-board row of weights and once for
-/// the full-board row.
-const INPUTS: usize = 2 * FEATURES;
+/// The inputs of one row of weights: the features, then the patterns.
+const ROW: usize = FEATURES + PATTERNS;
+/// The regression's inputs: each row once for the empty-board weights and once for the
+/// full-board ones.
+const INPUTS: usize = 2 * ROW;
+
+/// The evaluation's weights, one row for an empty board and one for a full one: the
+/// features' and the patterns'.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights<T> {
+    /// Per row, each feature's weight.
+    pub features: [[T; FEATURES]; 2],
+    /// Per row, each pattern's weight.
+    pub patterns: [[T; PATTERNS]; 2],
+}
 
 /// One labelled position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
     /// The evaluation's features of the position.
     pub features: [i32; FEATURES],
     /// The position's fill (see [`super::eval::fill`]).
     pub fill: i32,
+    /// Each pattern its windows show, with how many show it.
+    pub patterns: Vec<(u16, u32)>,
+    /// How many windows the board has.
+    pub windows: u32,
     /// True when the side to move won.
     pub wins: bool,
     /// True when the solver proved the result; false when it is the result of the game the
@@ -27,14 +47,41 @@ pub struct Sample {
 }
 
 impl Sample {
-    fn inputs(&self) -> [f64; INPUTS] {
+    /// The regression's inputs that are not zero, as (input, value).
+    fn inputs(&self) -> Vec<(usize, f64)> {
         let full = f64::from(self.fill) / f64::from(FULL);
-        let mut inputs = [0.0; INPUTS];
-        for (i, &feature) in self.features.iter().enumerate() {
-            inputs[i] = f64::from(feature) * (1.0 - full);
-            inputs[FEATURES + i] = f64::from(feature) * full;
+        let mut inputs = Vec::with_capacity(2 * (FEATURES + self.patterns.len()));
+        for (row, share) in [(0, 1.0 - full), (1, full)] {
+            for (i, &feature) in self.features.iter().enumerate() {
+                inputs.push((row * ROW + i, f64::from(feature) * share));
+            }
+            for &(pattern, count) in &self.patterns {
+                let frequency =
+                    f64::from(count) * f64::from(PATTERN_SCALE) / f64::from(self.windows);
+                inputs.push((
+                    row * ROW + FEATURES + usize::from(pattern),
+                    frequency * share,
+                ));
+            }
         }
         inputs
+    }
+}
+
+/// The features, fill and patterns of a position of any size, as a sample without its label.
+struct Measure;
+
+impl BoardVisitor for Measure {
+    type Output = ([i32; FEATURES], i32, Vec<(u16, u32)>, u32);
+
+    fn visit<B: Bits>(self, board: &Board<B>) -> Self::Output {
+        let (counts, windows) = pattern_counts(board);
+        let patterns = (0..PATTERNS)
+            .filter(|&p| counts[p] > 0)
+            .map(|p| (p as u16, counts[p]))
+            .collect();
+        let features = super::eval::features(board);
+        (features, super::eval::fill(board), patterns, windows)
     }
 }
 
@@ -66,10 +113,12 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
         };
         let position = Position::from_fen(fen, Opening::Any, Capture::Straight)
             .map_err(|e| format!("line {at}: {e}"))?;
-        let (features, fill) = super::eval::features_of(&position);
+        let (features, fill, patterns, windows) = position.visit(Measure);
         samples.push(Sample {
             features,
             fill,
+            patterns,
+            windows,
             wins,
             proven,
         });
@@ -78,60 +127,88 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
 }
 
 /// The ridge penalty on every weight but the tempo's, against the sum of the samples'
-/// log-likelihoods: enough to keep a feature that separates the data perfectly finite.
+/// log-likelihoods: enough to keep a feature that separates the data perfectly finite, and a
+/// pattern no sample shows at zero.
 const RIDGE: f64 = 1.0;
 
-/// Newton steps: the fit converges in well under this many.
+/// Newton steps at most: the fit converges in well under this many.
 const STEPS: usize = 30;
+/// The fit stops once no weight moves by more than this in a step.
+const CONVERGED: f64 = 1e-9;
 
 fn logistic(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The weights, in log-odds per unit of each feature (the empty-board row, then the full-board
-/// row), that best predict the samples.
-pub fn fit(samples: &[Sample]) -> [[f64; FEATURES]; 2] {
-    let mut weights = [0.0; INPUTS];
+/// The weights, in log-odds per unit of each input, that best predict the samples.
+pub fn fit(samples: &[Sample]) -> Weights<f64> {
+    let inputs: Vec<Vec<(usize, f64)>> = samples.iter().map(Sample::inputs).collect();
+    let mut weights = vec![0.0; INPUTS];
     for _ in 0..STEPS {
-        let mut gradient = [0.0; INPUTS];
-        let mut hessian = [[0.0; INPUTS]; INPUTS];
-        for sample in samples {
-            let x = sample.inputs();
-            let p = logistic(dot(&weights, &x));
+        let mut gradient = vec![0.0; INPUTS];
+        // The upper triangle, row by row.
+        let mut hessian = vec![0.0; INPUTS * INPUTS];
+        for (sample, x) in samples.iter().zip(&inputs) {
+            let p = logistic(dot(&weights, x));
             let error = p - f64::from(u8::from(sample.wins));
-            for i in 0..INPUTS {
-                gradient[i] += error * x[i];
-                for j in 0..INPUTS {
-                    hessian[i][j] += p * (1.0 - p) * x[i] * x[j];
+            let curvature = p * (1.0 - p);
+            for &(i, xi) in x {
+                gradient[i] += error * xi;
+                for &(j, xj) in x {
+                    if j >= i {
+                        hessian[i * INPUTS + j] += curvature * xi * xj;
+                    }
                 }
             }
         }
-        for i in (0..INPUTS).filter(|i| i % FEATURES != 0) {
+        for i in (0..INPUTS).filter(|i| i % ROW != 0) {
             gradient[i] += RIDGE * weights[i];
-            hessian[i][i] += RIDGE;
+            hessian[i * INPUTS + i] += RIDGE;
+        }
+        for i in 0..INPUTS {
+            for j in 0..i {
+                hessian[i * INPUTS + j] = hessian[j * INPUTS + i];
+            }
         }
         let step = solve_linear(hessian, gradient);
-        for i in 0..INPUTS {
-            weights[i] -= step[i];
+        for (weight, step) in weights.iter_mut().zip(&step) {
+            *weight -= step;
+        }
+        if step.iter().all(|s| s.abs() < CONVERGED) {
+            break;
         }
     }
-    let mut rows = [[0.0; FEATURES]; 2];
-    rows[0].copy_from_slice(&weights[..FEATURES]);
-    rows[1].copy_from_slice(&weights[FEATURES..]);
-    rows
+    let mut fitted = Weights {
+        features: [[0.0; FEATURES]; 2],
+        patterns: [[0.0; PATTERNS]; 2],
+    };
+    for row in 0..2 {
+        fitted.features[row].copy_from_slice(&weights[row * ROW..row * ROW + FEATURES]);
+        fitted.patterns[row].copy_from_slice(&weights[row * ROW + FEATURES..(row + 1) * ROW]);
+    }
+    fitted
 }
 
 /// The weights as the evaluation uses them: hundredths of log-odds, rounded.
-pub fn centi_weights(weights: &[[f64; FEATURES]; 2]) -> [[i32; FEATURES]; 2] {
-    weights.map(|row| row.map(|w| (w * 100.0).round() as i32))
+pub fn centi_weights(weights: &Weights<f64>) -> Weights<i32> {
+    let centi = |w: f64| (w * 100.0).round() as i32;
+    Weights {
+        features: weights.features.map(|row| row.map(centi)),
+        patterns: weights.patterns.map(|row| row.map(centi)),
+    }
 }
 
 /// The mean log-loss of predicting the samples with `centi` weights (hundredths of log-odds):
 /// lower is better; ln 2 = 0.693 is a coin toss.
-pub fn log_loss(samples: &[Sample], centi: &[[i32; FEATURES]; 2]) -> f64 {
-    let mut weights = [0.0; INPUTS];
-    for (i, weight) in weights.iter_mut().enumerate() {
-        *weight = f64::from(centi[i / FEATURES][i % FEATURES]) / 100.0;
+pub fn log_loss(samples: &[Sample], centi: &Weights<i32>) -> f64 {
+    let mut weights = vec![0.0; INPUTS];
+    for row in 0..2 {
+        for i in 0..FEATURES {
+            weights[row * ROW + i] = f64::from(centi.features[row][i]) / 100.0;
+        }
+        for p in 0..PATTERNS {
+            weights[row * ROW + FEATURES + p] = f64::from(centi.patterns[row][p]) / 100.0;
+        }
     }
     let total: f64 = samples
         .iter()
@@ -144,33 +221,41 @@ pub fn log_loss(samples: &[Sample], centi: &[[i32; FEATURES]; 2]) -> f64 {
     total / samples.len().max(1) as f64
 }
 
-fn dot(a: &[f64; INPUTS], b: &[f64; INPUTS]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+fn dot(weights: &[f64], inputs: &[(usize, f64)]) -> f64 {
+    inputs.iter().map(|&(i, x)| weights[i] * x).sum()
 }
 
-/// Solves `a x = b` by Gaussian elimination with partial pivoting; `a` is positive definite
-/// here (the ridge sees to it), so no pivot is zero.
-fn solve_linear(mut a: [[f64; INPUTS]; INPUTS], mut b: [f64; INPUTS]) -> [f64; INPUTS] {
-    for column in 0..INPUTS {
-        let pivot = (column..INPUTS)
-            .max_by(|&i, &j| a[i][column].abs().total_cmp(&a[j][column].abs()))
+/// Solves `a x = b` (`a` an `n` x `n` matrix, row by row) by Gaussian elimination with partial
+/// pivoting; `a` is positive definite here (the ridge sees to it), so no pivot is zero.
+fn solve_linear(mut a: Vec<f64>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for column in 0..n {
+        let pivot = (column..n)
+            .max_by(|&i, &j| a[i * n + column].abs().total_cmp(&a[j * n + column].abs()))
             .expect("a column has rows");
-        a.swap(column, pivot);
-        b.swap(column, pivot);
-        let (above, below) = a.split_at_mut(column + 1);
-        let pivot_row = &above[column];
-        for (offset, row) in below.iter_mut().enumerate() {
+        if pivot != column {
+            for k in 0..n {
+                a.swap(column * n + k, pivot * n + k);
+            }
+            b.swap(column, pivot);
+        }
+        let (above, below) = a.split_at_mut((column + 1) * n);
+        let pivot_row = &above[column * n..];
+        for (offset, row) in below.chunks_mut(n).enumerate() {
             let factor = row[column] / pivot_row[column];
+            if factor == 0.0 {
+                continue;
+            }
             for (value, pivot_value) in row.iter_mut().zip(pivot_row).skip(column) {
                 *value -= factor * pivot_value;
             }
             b[column + 1 + offset] -= factor * b[column];
         }
     }
-    let mut x = [0.0; INPUTS];
-    for row in (0..INPUTS).rev() {
-        let rest: f64 = (row + 1..INPUTS).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - rest) / a[row][row];
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let rest: f64 = (row + 1..n).map(|k| a[row * n + k] * x[k]).sum();
+        x[row] = (b[row] - rest) / a[row * n + row];
     }
     x
 }
@@ -178,23 +263,35 @@ fn solve_linear(mut a: [[f64; INPUTS]; INPUTS], mut b: [f64; INPUTS]) -> [f64; I
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::eval::WEIGHTS;
+    use crate::search::eval::{PATTERN_WEIGHTS, WEIGHTS};
 
     #[test]
     fn the_weights_are_the_fit_of_the_data_set() {
         let samples = read_samples(include_str!("../../scripts/data/eval-positions.txt")).unwrap();
         assert!(samples.len() > 1000);
-        assert_eq!(centi_weights(&fit(&samples)), WEIGHTS);
+        let weights = Weights {
+            features: WEIGHTS,
+            patterns: PATTERN_WEIGHTS,
+        };
+        assert_eq!(centi_weights(&fit(&samples)), weights);
     }
 
     #[test]
     fn the_fit_recovers_weights_that_made_the_labels() {
-        // Labels drawn from known odds on a grid of feature values and fills: the fit finds
-        // both rows of weights.
+        // Labels drawn from known odds on a grid of feature values, fills and the counts of
+        // two patterns among 64 windows: the fit finds both rows of weights.
         let truth = [
             [0.5, 0.3, -0.2, 0.1, 0.0, 1.0],
             [-0.3, 0.1, 0.2, 0.0, -0.4, 0.6],
         ];
+        let (first, second) = (5u16, 77u16);
+        let pattern_truth = [[0.4, -0.2], [-0.1, 0.3]];
+        let mut truth_weights = vec![0.0; INPUTS];
+        for row in 0..2 {
+            truth_weights[row * ROW..row * ROW + FEATURES].copy_from_slice(&truth[row]);
+            truth_weights[row * ROW + FEATURES + usize::from(first)] = pattern_truth[row][0];
+            truth_weights[row * ROW + FEATURES + usize::from(second)] = pattern_truth[row][1];
+        }
         let mut samples = Vec::new();
         let mut random = crate::rules::mix::Random::new(1);
         let mut draw = |modulus: u64| random.next_u64() % modulus;
@@ -204,22 +301,28 @@ mod tests {
                 *f = draw(9) as i32 - 4;
             }
             let fill = draw(FULL as u64 + 1) as i32;
+            let counts = (draw(17) as u32, draw(17) as u32);
             let mut sample = Sample {
                 features,
                 fill,
+                patterns: vec![(first, counts.0), (second, counts.1)],
+                windows: 64,
                 wins: false,
                 proven: true,
             };
-            let mut weights = [0.0; INPUTS];
-            weights[..FEATURES].copy_from_slice(&truth[0]);
-            weights[FEATURES..].copy_from_slice(&truth[1]);
-            let p = logistic(dot(&weights, &sample.inputs()));
+            let p = logistic(dot(&truth_weights, &sample.inputs()));
             sample.wins = (draw(1 << 53)) as f64 / (1u64 << 53) as f64 > 1.0 - p;
             samples.push(sample);
         }
         let found = fit(&samples);
-        for (found, wanted) in found.iter().flatten().zip(truth.iter().flatten()) {
+        for (found, wanted) in found.features.iter().flatten().zip(truth.iter().flatten()) {
             assert!((found - wanted).abs() < 0.08, "{found} against {wanted}");
+        }
+        for (row, wanted_row) in found.patterns.iter().zip(&pattern_truth) {
+            let found = [first, second].map(|p| row[usize::from(p)]);
+            for (found, wanted) in found.iter().zip(wanted_row) {
+                assert!((found - wanted).abs() < 0.08, "{found} against {wanted}");
+            }
         }
     }
 
