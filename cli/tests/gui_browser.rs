@@ -147,20 +147,35 @@ async fn click(browser: &Client, css: &str) {
         .unwrap();
 }
 
-/// Clicks the element `css` finds in a list the page may redraw: when a new move replaced it
-/// between finding and clicking (WebDriver's "stale element"), it is found again. A person's
-/// click has no such gap; the page must still answer each click that lands.
+/// Clicks the element `css` finds in a list the page may redraw or scroll. When a new move
+/// replaced it between finding and clicking (WebDriver's "stale element"), it is found again;
+/// when the list scrolled to follow the game between WebDriver's scroll and its click
+/// ("click intercepted"), it is scrolled into the middle of its list and clicked again. A
+/// person's click has neither gap; the page must still answer each click that lands.
 async fn click_listed(browser: &Client, css: &str) {
+    use fantoccini::error::{CmdError, ErrorStatus};
     for _ in 0..10 {
         let element = browser.find(Locator::Css(css)).await.unwrap();
         match element.click().await {
             Ok(_) => return,
-            Err(fantoccini::error::CmdError::Standard(error))
-                if error.error == fantoccini::error::ErrorStatus::StaleElementReference => {}
+            Err(CmdError::Standard(error)) if error.error == ErrorStatus::StaleElementReference => {
+            }
+            Err(CmdError::Standard(error))
+                if error.error == ErrorStatus::ElementClickIntercepted =>
+            {
+                let argument = serde_json::to_value(&element).unwrap();
+                browser
+                    .execute(
+                        "arguments[0].scrollIntoView({block: 'center'});",
+                        vec![argument],
+                    )
+                    .await
+                    .unwrap();
+            }
             Err(error) => panic!("clicking {css}: {error}"),
         }
     }
-    panic!("{css} went stale ten times running");
+    panic!("{css} went stale or was covered ten times running");
 }
 
 async fn choose(browser: &Client, select: &str, value: &str) {
