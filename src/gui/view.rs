@@ -390,8 +390,10 @@ pub fn game_pgn(game: &Game) -> String {
             at.children
                 .extend(lines.into_iter().map(|id| variation_tree(game, id)));
         }
-        if !after_the_end.is_empty() {
-            add_lines_after_the_end(game, at, ply, &after_the_end);
+        // Lines tried after the end hang from the position before the last move (the start
+        // in a game without moves).
+        if !after_the_end.is_empty() && ply + 1 == last.max(1) {
+            add_lines_after_the_end(game, at, &after_the_end);
         }
         match at.children.first_mut() {
             Some(next) => at = next,
@@ -421,12 +423,12 @@ fn variation_tree(game: &Game, id: u32) -> PgnNode {
 }
 
 /// Writes `lines`, the variations tried from the game's last position, into the tree at
-/// `node`, the position after `ply` moves. PGN's variations replace a move, and these replace
+/// `node`, the position before the last move. PGN's variations replace a move, and these replace
 /// none: they hang from a variation that repeats the game's last move (`20. d5d3 (20. d5d3
 /// e1e3)`), added beside it at the position before it, which Import reads back as the game's
 /// own move, so the lines come back from where they were tried. A game without moves has no
 /// move to repeat: there the lines are written as a comment, `{then f1 e1}`.
-fn add_lines_after_the_end(game: &Game, node: &mut PgnNode, ply: usize, lines: &[u32]) {
+fn add_lines_after_the_end(game: &Game, node: &mut PgnNode, lines: &[u32]) {
     let trees = lines.iter().map(|&id| variation_tree(game, id));
     match game.moves.last() {
         None => {
@@ -434,12 +436,11 @@ fn add_lines_after_the_end(game: &Game, node: &mut PgnNode, ply: usize, lines: &
             let comment: Vec<String> = node.comment.iter().cloned().chain(words).collect();
             node.comment = Some(comment.join(" "));
         }
-        Some(last) if ply + 1 == game.moves.len() => node.children.push(PgnNode {
+        Some(last) => node.children.push(PgnNode {
             mv: last.to_string(),
             children: trees.collect(),
             ..PgnNode::default()
         }),
-        Some(_) => {}
     }
 }
 

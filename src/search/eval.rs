@@ -1,9 +1,10 @@
 //! The static evaluation: who is likely to run out of moves first. A weighted sum of features
-//! of the position whose weights slide with the board's fill (stones per square) from the
-//! weights of a nearly empty board to those of a full one. The weights are fitted by logistic
-//! regression ([`crate::search::tune`]) to positions of engine games labelled by the solver or
-//! by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times the
-//! log-odds that the side to move wins.
+//! of the position and of its line patterns (the shapes of every four squares in a row,
+//! [`super::patterns`]), whose weights slide with the board's fill (stones per square) from
+//! the weights of a nearly empty board to those of a full one. The weights are fitted by
+//! logistic regression ([`crate::search::tune`]) to positions of engine games labelled by the
+//! solver or by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times
+//! the log-odds that the side to move wins.
 
 pub use super::pattern_weights::PATTERN_WEIGHTS;
 use super::patterns::{PATTERNS, for_each_window};
@@ -109,8 +110,7 @@ static PATTERN_WEIGHTS_BY_FILL: [[i32; PATTERNS]; FULL as usize + 1] = {
     while fill <= FULL as usize {
         let mut pattern = 0;
         while pattern < PATTERNS {
-            table[fill][pattern] =
-                empty[pattern] * (FULL - fill as i32) + full[pattern] * fill as i32;
+            table[fill][pattern] = at_fill(empty[pattern], full[pattern], fill as i32);
             pattern += 1;
         }
         fill += 1;
@@ -122,9 +122,15 @@ static PATTERN_WEIGHTS_BY_FILL: [[i32; PATTERNS]; FULL as usize + 1] = {
 pub fn weigh(features: &[i32; FEATURES], fill: i32) -> i32 {
     let [empty, full] = WEIGHTS;
     let sum: i32 = (0..FEATURES)
-        .map(|i| features[i] * (empty[i] * (FULL - fill) + full[i] * fill))
+        .map(|i| features[i] * at_fill(empty[i], full[i], fill))
         .sum();
     sum / FULL
+}
+
+/// A weight at `fill`, times [`FULL`]: `empty` on an empty board, `full` on a full one, and
+/// linear between.
+const fn at_fill(empty: i32, full: i32, fill: i32) -> i32 {
+    empty * (FULL - fill) + full * fill
 }
 
 /// [`evaluate`] on a position of any size.
