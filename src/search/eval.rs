@@ -6,8 +6,9 @@
 //! solver or by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times
 //! the log-odds that the side to move wins.
 
+use super::accumulator::Accumulator;
 pub use super::pattern_weights::PATTERN_WEIGHTS;
-use super::patterns::{PATTERNS, for_each_window};
+use super::patterns::for_each_window;
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::position::{BoardVisitor, Position};
@@ -91,32 +92,36 @@ pub fn evaluate<B: Bits>(board: &Board<B>) -> i32 {
     weigh(&features(board), fill) + pattern_score(board, fill)
 }
 
-/// The patterns' part of the evaluation: the mean weight of the board's windows at `fill`,
-/// times [`PATTERN_SCALE`].
-pub fn pattern_score<B: Bits>(board: &Board<B>, fill: i32) -> i32 {
-    let weights = &PATTERN_WEIGHTS_BY_FILL[fill.clamp(0, FULL) as usize];
-    let mut sum = 0i64;
-    let windows = for_each_window(board, |pattern| sum += i64::from(weights[pattern]));
-    (sum * i64::from(PATTERN_SCALE) / (i64::from(FULL) * i64::from(windows.max(1)))) as i32
+/// [`evaluate`] with the patterns' sums kept up to date by the search (`patterns` must be
+/// `board`'s): the same value, without reading every window.
+pub fn evaluate_with<B: Bits>(board: &Board<B>, patterns: &Accumulator) -> i32 {
+    if board.phase() != Phase::Jumps {
+        return 0;
+    }
+    let fill = fill(board);
+    let sums = patterns.sums(board.side_to_move());
+    weigh(&features(board), fill) + pattern_mean(sums, fill, patterns.windows())
 }
 
-/// Each pattern's weight at each fill, times [`FULL`]: the two rows of [`PATTERN_WEIGHTS`]
-/// interpolated once, so that a window costs one look-up (65 rows of 1 KB, of which a search
-/// touches the few of the fills it meets).
-static PATTERN_WEIGHTS_BY_FILL: [[i32; PATTERNS]; FULL as usize + 1] = {
-    let mut table = [[0; PATTERNS]; FULL as usize + 1];
-    let [empty, full] = PATTERN_WEIGHTS;
-    let mut fill = 0;
-    while fill <= FULL as usize {
-        let mut pattern = 0;
-        while pattern < PATTERNS {
-            table[fill][pattern] = at_fill(empty[pattern], full[pattern], fill as i32);
-            pattern += 1;
-        }
-        fill += 1;
-    }
-    table
-};
+/// The patterns' part of the evaluation: the mean weight of the board's windows at `fill`,
+/// times [`PATTERN_SCALE`], read window by window.
+pub fn pattern_score<B: Bits>(board: &Board<B>, fill: i32) -> i32 {
+    let [empty, full] = &PATTERN_WEIGHTS;
+    let (mut empty_sum, mut full_sum) = (0i64, 0i64);
+    let windows = for_each_window(board, |pattern| {
+        empty_sum += i64::from(empty[pattern]);
+        full_sum += i64::from(full[pattern]);
+    });
+    pattern_mean((empty_sum, full_sum), fill, windows as usize)
+}
+
+/// The patterns' part of the evaluation from the sums of the windows' weights on an empty and
+/// on a full board (`sums`), at `fill`, over `windows` windows.
+fn pattern_mean(sums: (i64, i64), fill: i32, windows: usize) -> i32 {
+    let (empty_sum, full_sum) = sums;
+    let sum = i64::from(FULL - fill) * empty_sum + i64::from(fill) * full_sum;
+    (sum * i64::from(PATTERN_SCALE) / (i64::from(FULL) * windows.max(1) as i64)) as i32
+}
 
 /// The weighted sum of `features` at `fill`.
 pub fn weigh(features: &[i32; FEATURES], fill: i32) -> i32 {
@@ -195,6 +200,45 @@ mod tests {
 
         fn visit<B: Bits>(self, board: &Board<B>) -> i32 {
             pattern_score(board, self.0)
+        }
+    }
+
+    /// Plays a random game, mending an accumulator move by move, and checks that the search's
+    /// evaluation equals the evaluation read from scratch at every position.
+    struct Mended(crate::rules::mix::Random);
+
+    impl BoardVisitor for Mended {
+        type Output = ();
+
+        fn visit<B: Bits>(mut self, board: &Board<B>) {
+            let mut board = *board;
+            let mut patterns = Accumulator::new(&board);
+            loop {
+                assert_eq!(evaluate_with(&board, &patterns), evaluate(&board));
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mut child = board;
+                child.play_unchecked(moves[self.0.below(moves.len())]);
+                let (black, white) = Accumulator::changes(&board, &child);
+                patterns.apply(black, white);
+                board = child;
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_evaluates_as_the_evaluation_from_scratch() {
+        let mut random = crate::rules::mix::Random::new(3);
+        for _ in 0..60 {
+            let (width, height) = (2 + random.below(25), 2 + random.below(25));
+            let rules =
+                crate::rules::Rules::new(width, height, Opening::Any, Capture::Straight).unwrap();
+            let seed = random.below(1 << 20) as u64;
+            Position::start(rules)
+                .unwrap()
+                .visit(Mended(crate::rules::mix::Random::new(seed)));
         }
     }
 

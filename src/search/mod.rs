@@ -1,6 +1,7 @@
 //! Iterative-deepening principal-variation alpha-beta with aspiration windows, a shared
 //! transposition table, killer and history move ordering, and lazy SMP helper threads.
 
+mod accumulator;
 pub mod eval;
 pub(crate) mod exact;
 mod pattern_weights;
@@ -16,6 +17,7 @@ use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::{BoardVisitor, Position};
+use accumulator::Accumulator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::{Budget, Limits};
@@ -295,6 +297,8 @@ struct Searcher<'a> {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     pv: Vec<Vec<Move>>,
+    /// The line patterns of the position being searched, mended move by move.
+    patterns: Accumulator,
 }
 
 impl<'a> Searcher<'a> {
@@ -316,6 +320,7 @@ impl<'a> Searcher<'a> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 26 * 26 * 4],
             pv: vec![Vec::new(); MAX_PLY + 1],
+            patterns: Accumulator::default(),
         }
     }
 
@@ -388,6 +393,7 @@ impl<'a> Searcher<'a> {
         report: &mut dyn FnMut(&Report),
     ) -> (Outcome, Vec<(Move, i32)>) {
         let (first_depth, max_depth) = depths;
+        self.patterns = Accumulator::new(board);
         let moves = self.root_legal_moves(board);
         let mut outcome = Outcome {
             best: moves.first().copied(),
@@ -508,7 +514,7 @@ impl<'a> Searcher<'a> {
             return -(MATE - ply as i32);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return eval::evaluate(board);
+            return eval::evaluate_with(board, &self.patterns);
         }
         let key = board.hash();
         let moves = board.legal_moves();
@@ -557,6 +563,8 @@ impl<'a> Searcher<'a> {
             let mv = moves[i];
             let mut child = *board;
             child.play_unchecked(mv);
+            let (black_changes, white_changes) = Accumulator::changes(board, &child);
+            let sums = self.patterns.apply(black_changes, white_changes);
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -575,6 +583,7 @@ impl<'a> Searcher<'a> {
                     probe
                 }
             };
+            self.patterns.take_back(black_changes, white_changes, sums);
             if self.stopped {
                 return 0;
             }

@@ -16,14 +16,13 @@ pub const PATTERNS: usize = 256;
 // What a square of a window holds, from the side to move's view: the two bits of each square
 // in a pattern's number, the window's first square lowest.
 /// An empty square.
-const EMPTY: u8 = 0;
+pub(super) const EMPTY: u8 = 0;
 /// A stone of the side to move.
-const OURS: u8 = 1;
+pub(super) const OURS: u8 = 1;
 /// A stone of the side not to move.
-const THEIRS: u8 = 2;
+pub(super) const THEIRS: u8 = 2;
 /// A square past the board's edge (the rolling reads start from [`ALL_OFF`]).
-#[cfg(test)]
-const OFF_BOARD: u8 = 3;
+pub(super) const OFF_BOARD: u8 = 3;
 /// The most squares a board has.
 const MAX_AREA: usize =
     crate::rules::square::MAX_SIDE as usize * crate::rules::square::MAX_SIDE as usize;
