@@ -299,6 +299,15 @@ struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// The line patterns of the position being searched, mended move by move.
     patterns: Accumulator,
+    /// Each ply's lists, kept so that a node allocates nothing.
+    move_lists: Vec<PlyLists>,
+}
+
+/// The lists a node of the search fills: its moves, and their order (sort key, index).
+#[derive(Clone, Default)]
+struct PlyLists {
+    moves: Vec<Move>,
+    order: Vec<(i32, usize)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -321,6 +330,7 @@ impl<'a> Searcher<'a> {
             history: vec![0; 26 * 26 * 4],
             pv: vec![Vec::new(); MAX_PLY + 1],
             patterns: Accumulator::default(),
+            move_lists: vec![Default::default(); MAX_PLY + 1],
         }
     }
 
@@ -517,11 +527,10 @@ impl<'a> Searcher<'a> {
             return eval::evaluate_with(board, &self.patterns);
         }
         let key = board.hash();
-        let moves = board.legal_moves();
         let is_pv = beta - alpha > 1;
-        let mut hash_move = None;
+        let mut hash_index = None;
         if let Some(entry) = self.shared.tt.probe(key) {
-            hash_move = moves.get(usize::from(entry.move_index)).copied();
+            hash_index = Some(usize::from(entry.move_index));
             let score = score_from_tt(i32::from(entry.score), ply);
             let cuts = match entry.bound {
                 Bound::Exact => true,
@@ -532,22 +541,28 @@ impl<'a> Searcher<'a> {
                 return score;
             }
         }
+        // This ply's lists, taken for the node and given back at its end (a stopped search
+        // drops them).
+        let PlyLists {
+            mut moves,
+            mut order,
+        } = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        board.for_each_move(|mv| moves.push(mv));
+        let hash_move = hash_index.and_then(|index| moves.get(index).copied());
         let width = board.rules().width();
         let killers = self.killers[ply];
-        let mut order: Vec<(i32, usize)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| {
-                let key = if Some(mv) == hash_move {
-                    1 << 30
-                } else if killers.contains(&Some(mv)) {
-                    1 << 28
-                } else {
-                    self.history[Self::history_index(width, mv)]
-                };
-                (-key, i)
-            })
-            .collect();
+        order.clear();
+        order.extend(moves.iter().enumerate().map(|(i, &mv)| {
+            let key = if Some(mv) == hash_move {
+                1 << 30
+            } else if killers.contains(&Some(mv)) {
+                1 << 28
+            } else {
+                self.history[Self::history_index(width, mv)]
+            };
+            (-key, i)
+        }));
         if ply == 0 && !self.root_moves.is_empty() {
             order.retain(|&(_, i)| self.root_moves.contains(&moves[i]));
         }
@@ -623,6 +638,7 @@ impl<'a> Searcher<'a> {
                 bound,
             },
         );
+        self.move_lists[ply] = PlyLists { moves, order };
         best
     }
 }
