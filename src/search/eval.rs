@@ -119,23 +119,23 @@ pub fn pattern_score<B: Bits>(board: &Board<B>, fill: i32) -> i32 {
 /// on a full board (`sums`), at `fill`, over `windows` windows.
 fn pattern_mean(sums: (i64, i64), fill: i32, windows: usize) -> i32 {
     let (empty_sum, full_sum) = sums;
-    let sum = i64::from(FULL - fill) * empty_sum + i64::from(fill) * full_sum;
+    let sum = at_fill(empty_sum, full_sum, fill);
     (sum * i64::from(PATTERN_SCALE) / (i64::from(FULL) * windows.max(1) as i64)) as i32
 }
 
 /// The weighted sum of `features` at `fill`.
 pub fn weigh(features: &[i32; FEATURES], fill: i32) -> i32 {
     let [empty, full] = WEIGHTS;
-    let sum: i32 = (0..FEATURES)
-        .map(|i| features[i] * at_fill(empty[i], full[i], fill))
+    let sum: i64 = (0..FEATURES)
+        .map(|i| i64::from(features[i]) * at_fill(empty[i].into(), full[i].into(), fill))
         .sum();
-    sum / FULL
+    (sum / i64::from(FULL)) as i32
 }
 
-/// A weight at `fill`, times [`FULL`]: `empty` on an empty board, `full` on a full one, and
-/// linear between.
-const fn at_fill(empty: i32, full: i32, fill: i32) -> i32 {
-    empty * (FULL - fill) + full * fill
+/// A weight (or a sum of weights) at `fill`, times [`FULL`]: `empty` on an empty board,
+/// `full` on a full one, and linear between.
+fn at_fill(empty: i64, full: i64, fill: i32) -> i64 {
+    empty * i64::from(FULL - fill) + full * i64::from(fill)
 }
 
 /// [`evaluate`] on a position of any size.
