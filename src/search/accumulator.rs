@@ -210,41 +210,64 @@ fn window_squares(
     })
 }
 
+/// A test helper: plays a random game from `board` (the moves drawn from `seed`), mending an
+/// accumulator move by move, and calls `visit` at every position, the last included, with the
+/// position, the game's next position (`None` at the end) and the mended accumulator, which
+/// `visit` must leave as it found it.
+#[cfg(test)]
+pub(super) fn walk_random_game<B: Bits>(
+    board: &Board<B>,
+    seed: u64,
+    mut visit: impl FnMut(&Board<B>, Option<&Board<B>>, &mut Accumulator),
+) {
+    let mut random = crate::rules::mix::Random::new(seed);
+    let mut board = *board;
+    let mut accumulator = Accumulator::new(&board);
+    loop {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            visit(&board, None, &mut accumulator);
+            return;
+        }
+        let mut child = board;
+        child.play_unchecked(moves[random.below(moves.len())]);
+        visit(&board, Some(&child), &mut accumulator);
+        let (black, white) = Accumulator::changes(&board, &child);
+        accumulator.apply(black, white);
+        board = child;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::position::BoardVisitor;
     use crate::rules::{Capture, Opening, Position, Rules};
 
-    /// Plays random games and checks, after each move and after taking it back, that the
-    /// mended accumulator equals one read from scratch.
-    struct RandomGame(crate::rules::mix::Random);
+    /// Plays random games and checks, at each position, that the mended accumulator equals
+    /// one read from scratch, and so does it after the game's next move and after taking that
+    /// move back.
+    struct RandomGame(u64);
 
     impl BoardVisitor for RandomGame {
         type Output = ();
 
-        fn visit<B: Bits>(mut self, board: &Board<B>) {
-            let mut board = *board;
-            let mut accumulator = Accumulator::new(&board);
-            loop {
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let mut child = board;
-                child.play_unchecked(moves[self.0.below(moves.len())]);
-                let (black, white) = Accumulator::changes(&board, &child);
-                let before = accumulator.apply(black, white);
-                let fresh = Accumulator::new(&child);
+        fn visit<B: Bits>(self, board: &Board<B>) {
+            let same = |accumulator: &Accumulator, board: &Board<B>| {
+                let fresh = Accumulator::new(board);
                 assert_eq!(accumulator.patterns, fresh.patterns);
                 assert_eq!(accumulator.sums, fresh.sums);
-                accumulator.take_back(black, white, before);
-                let old = Accumulator::new(&board);
-                assert_eq!(accumulator.patterns, old.patterns);
-                assert_eq!(accumulator.sums, old.sums);
-                accumulator.apply(black, white);
-                board = child;
-            }
+            };
+            walk_random_game(board, self.0, |board, child, accumulator| {
+                same(accumulator, board);
+                if let Some(child) = child {
+                    let (black, white) = Accumulator::changes(board, child);
+                    let before = accumulator.apply(black, white);
+                    same(accumulator, child);
+                    accumulator.take_back(black, white, before);
+                    same(accumulator, board);
+                }
+            });
         }
     }
 
@@ -256,9 +279,7 @@ mod tests {
                 let (width, height) = (2 + random.below(25), 2 + random.below(25));
                 let rules = Rules::new(width, height, Opening::Any, capture).unwrap();
                 let position = Position::start(rules).unwrap();
-                position.visit(RandomGame(crate::rules::mix::Random::new(
-                    random.below(1000) as u64,
-                )));
+                position.visit(RandomGame(random.below(1000) as u64));
             }
         }
     }

@@ -172,6 +172,7 @@ impl BoardVisitor for Features {
 mod tests {
     use super::*;
     use crate::rules::{Capture, Opening};
+    use crate::search::accumulator::walk_random_game;
 
     fn features_of_fen(fen: &str) -> [i32; FEATURES] {
         features_of(&Position::from_fen(fen, Opening::Any, Capture::Straight).unwrap()).0
@@ -205,26 +206,15 @@ mod tests {
 
     /// Plays a random game, mending an accumulator move by move, and checks that the search's
     /// evaluation equals the evaluation read from scratch at every position.
-    struct Mended(crate::rules::mix::Random);
+    struct Mended(u64);
 
     impl BoardVisitor for Mended {
         type Output = ();
 
-        fn visit<B: Bits>(mut self, board: &Board<B>) {
-            let mut board = *board;
-            let mut patterns = Accumulator::new(&board);
-            loop {
-                assert_eq!(evaluate_with(&board, &patterns), evaluate(&board));
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let mut child = board;
-                child.play_unchecked(moves[self.0.below(moves.len())]);
-                let (black, white) = Accumulator::changes(&board, &child);
-                patterns.apply(black, white);
-                board = child;
-            }
+        fn visit<B: Bits>(self, board: &Board<B>) {
+            walk_random_game(board, self.0, |board, _, patterns| {
+                assert_eq!(evaluate_with(board, patterns), evaluate(board));
+            });
         }
     }
 
@@ -236,9 +226,7 @@ mod tests {
             let rules =
                 crate::rules::Rules::new(width, height, Opening::Any, Capture::Straight).unwrap();
             let seed = random.below(1 << 20) as u64;
-            Position::start(rules)
-                .unwrap()
-                .visit(Mended(crate::rules::mix::Random::new(seed)));
+            Position::start(rules).unwrap().visit(Mended(seed));
         }
     }
 
