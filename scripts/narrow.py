@@ -145,6 +145,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--heights", type=int, nargs="+", default=[3, 4])
     parser.add_argument("--widths", default="2-26")
+    parser.add_argument("--setups", nargs="+", choices=SETUPS, default=SETUPS,
+                        help="the setups to solve (default: all four)")
     parser.add_argument("--time", type=float, default=600)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
@@ -165,7 +167,7 @@ def main():
             record = json.loads(line)
             done[(record["height"], record["width"], record["setup"], record["side"])] = record
     for height in args.heights:
-        for setup in SETUPS:
+        for setup in args.setups:
             for side in "bw":
                 for width in widths(args.widths):
                     if width < 2 or (setup == "vm" and height < 2):
