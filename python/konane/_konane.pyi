@@ -294,7 +294,7 @@ class Value:
     regions: list[tuple[list[str], str]]
     positions: int
 
-def value(position: Position, *, limit: int = 10_000_000) -> Value:
+def value(position: Position, *, limit: int = 30_000_000) -> Value:
     """The value of ``position`` as CGSuite writes it, its outcome class, who wins with the side
     to move starting, and each independent region's stones and value; at most ``limit``
     distinct positions are valued (beyond, ``KonaneError``). Ctrl-C raises ``KeyboardInterrupt``.

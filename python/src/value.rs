@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use std::sync::atomic::AtomicBool;
 
 // The signature's default is written out so that Python can show it; it is the library's.
-const _: () = assert!(konane::value::DEFAULT_LIMIT == 10_000_000);
+const _: () = assert!(konane::value::DEFAULT_LIMIT == 30_000_000);
 
 /// A position's value as a combinatorial game (Black is Left) and its regions' values.
 #[pyclass(name = "Value", module = "konane", frozen, get_all)]
@@ -41,10 +41,10 @@ impl PyValue {
 }
 
 /// The value of `position` as a combinatorial game and of each independent region, valuing
-/// at most `limit` distinct positions, some 300 bytes each (beyond: `KonaneError`); Ctrl-C raises
+/// at most `limit` distinct positions, some 60 bytes each (beyond: `KonaneError`); Ctrl-C raises
 /// `KeyboardInterrupt`.
 #[pyfunction]
-#[pyo3(signature = (position, *, limit = 10_000_000))]
+#[pyo3(signature = (position, *, limit = 30_000_000))]
 pub fn value(py: Python<'_>, position: PyPosition, limit: u64) -> PyResult<PyValue> {
     if limit == 0 {
         return Err(PyValueError::new_err("value: limit must be at least 1"));

@@ -11,6 +11,7 @@
 mod dyadic;
 mod notation;
 
+use crate::rules::mix::splitmix64;
 pub use dyadic::Dyadic;
 use std::collections::HashMap;
 
@@ -53,10 +54,72 @@ impl Outcome {
 }
 
 /// The options of a game form, each side sorted and without repeats.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Form {
     left: Vec<Game>,
     right: Vec<Game>,
+}
+
+impl Form {
+    /// A hash of the options: splitmix64 steps over Left's, a separator, then Right's.
+    fn fingerprint(&self) -> u64 {
+        let separator = std::iter::once(u64::MAX);
+        let left = self.left.iter().map(|game| u64::from(game.0));
+        let right = self.right.iter().map(|game| u64::from(game.0));
+        (left.chain(separator).chain(right)).fold(0, |hash, item| splitmix64(hash ^ item))
+    }
+}
+
+/// A memo of the comparisons `g <= h`, direct-mapped: each comparison has one slot, by a hash
+/// of the pair, where a later comparison replaces it. Its memory is bounded (an unbounded map
+/// held 35M comparisons, some 0.9 GB, for 10x3 at the corner), and it grows with the arena
+/// up to [`MOST_COMPARISON_SLOTS`], starting afresh at each growth (it is only a memo).
+#[derive(Debug, Default)]
+struct Comparisons {
+    /// Per slot 0 (empty), or the pair (31 bits each), a 1 marking the slot full, and the
+    /// result bit.
+    slots: Vec<u64>,
+}
+
+/// The most slots the comparisons' memo takes: 64 MB.
+const MOST_COMPARISON_SLOTS: usize = 1 << 23;
+
+impl Comparisons {
+    /// The slot's content for the pair, or `None` when a game's handle needs over 31 bits.
+    fn entry(g: Game, h: Game) -> Option<u64> {
+        let fits = |game: Game| (game.0 < 1 << 31).then_some(u64::from(game.0));
+        Some((fits(g)? << 31 | fits(h)?) << 2 | 2)
+    }
+
+    fn slot(&self, entry: u64) -> usize {
+        (splitmix64(entry) as usize) & (self.slots.len() - 1)
+    }
+
+    /// The result of `g <= h`, if kept.
+    fn get(&self, g: Game, h: Game) -> Option<bool> {
+        let entry = Comparisons::entry(g, h)?;
+        if self.slots.is_empty() {
+            return None;
+        }
+        let kept = self.slots[self.slot(entry)];
+        (kept & !1 == entry).then_some(kept & 1 == 1)
+    }
+
+    /// Keeps the result of `g <= h`; first grows to twice the arena's `forms` (a power of two,
+    /// at most [`MOST_COMPARISON_SLOTS`]), forgetting what it held.
+    fn insert(&mut self, g: Game, h: Game, result: bool, forms: usize) {
+        let Some(entry) = Comparisons::entry(g, h) else {
+            return;
+        };
+        let wanted = (2 * forms)
+            .next_power_of_two()
+            .clamp(1 << 10, MOST_COMPARISON_SLOTS);
+        if self.slots.len() < wanted {
+            self.slots = vec![0; wanted];
+        }
+        let slot = self.slot(entry);
+        self.slots[slot] = entry | u64::from(result);
+    }
 }
 
 /// An arena of game forms with the results of comparisons and sums kept.
@@ -80,8 +143,10 @@ struct Form {
 #[derive(Debug)]
 pub struct Games {
     forms: Vec<Form>,
-    handles: HashMap<Form, Game>,
-    at_most: HashMap<(Game, Game), bool>,
+    /// Each form's handle by the form's [`Form::fingerprint`]: a number already taken by another form goes on to
+    /// the next number (so a form is kept once, in `forms`, and found exactly).
+    handles: HashMap<u64, Game>,
+    at_most: Comparisons,
     sums: HashMap<(Game, Game), Game>,
     negatives: HashMap<Game, Game>,
 }
@@ -98,7 +163,7 @@ impl Games {
         let mut games = Games {
             forms: Vec::new(),
             handles: HashMap::new(),
-            at_most: HashMap::new(),
+            at_most: Comparisons::default(),
             sums: HashMap::new(),
             negatives: HashMap::new(),
         };
@@ -142,12 +207,16 @@ impl Games {
             side.dedup();
         }
         let form = Form { left, right };
-        if let Some(&game) = self.handles.get(&form) {
-            return game;
+        let mut hash = form.fingerprint();
+        while let Some(&game) = self.handles.get(&hash) {
+            if *self.form(game) == form {
+                return game;
+            }
+            hash = hash.wrapping_add(1);
         }
         let game = Game(u32::try_from(self.forms.len()).unwrap_or(u32::MAX));
-        self.forms.push(form.clone());
-        self.handles.insert(form, game);
+        self.forms.push(form);
+        self.handles.insert(hash, game);
         game
     }
 
@@ -233,14 +302,17 @@ impl Games {
         if g == h {
             return true;
         }
-        if let Some(&known) = self.at_most.get(&(g, h)) {
+        if let Some(known) = self.at_most.get(g, h) {
             return known;
         }
-        let g_left = self.form(g).left.clone();
-        let h_right = self.form(h).right.clone();
-        let result =
-            !g_left.iter().any(|&gl| self.le(h, gl)) && !h_right.iter().any(|&hr| self.le(hr, g));
-        self.at_most.insert((g, h), result);
+        let result = !(0..self.form(g).left.len()).any(|i| {
+            let gl = self.form(g).left[i];
+            self.le(h, gl)
+        }) && !(0..self.form(h).right.len()).any(|i| {
+            let hr = self.form(h).right[i];
+            self.le(hr, g)
+        });
+        self.at_most.insert(g, h, result, self.forms.len());
         result
     }
 

@@ -240,3 +240,24 @@ fn simplest_numbers_between_bounds() {
     }
     assert_eq!(Dyadic::simplest_between(Some(d(1, 0)), Some(d(1, 0))), None);
 }
+
+#[test]
+fn the_comparisons_memo_keeps_each_pair_apart_and_forgets_when_it_grows() {
+    let mut memo = Comparisons::default();
+    let (g, h) = (Game(3), Game(7));
+    assert_eq!(memo.get(g, h), None);
+    memo.insert(g, h, true, 10);
+    memo.insert(h, g, false, 10);
+    assert_eq!(memo.get(g, h), Some(true));
+    assert_eq!(memo.get(h, g), Some(false));
+    assert_eq!(memo.get(g, g), None);
+    assert_eq!(memo.slots.len(), 1 << 10);
+    // An arena of 1000 forms wants 2048 slots: the memo starts afresh.
+    memo.insert(Game(1), Game(2), true, 1000);
+    assert_eq!(memo.slots.len(), 1 << 11);
+    assert_eq!(memo.get(g, h), None);
+    assert_eq!(memo.get(Game(1), Game(2)), Some(true));
+    // A handle past 31 bits is never kept.
+    memo.insert(Game(1 << 31), g, true, 1000);
+    assert_eq!(memo.get(Game(1 << 31), g), None);
+}

@@ -150,3 +150,49 @@ fn known_values_of_small_shapes() {
         Err(ValueError::TooLarge { limit: 3 })
     );
 }
+
+/// The fingerprint of a position's stones, on a board of any width.
+struct Fingerprint;
+
+impl BoardVisitor for Fingerprint {
+    type Output = Stones;
+
+    fn visit<B: Bits>(self, board: &Board<B>) -> Stones {
+        Stones::of(board)
+    }
+}
+
+#[test]
+fn fingerprints_tell_stones_and_rules_apart_but_not_the_side_to_move() {
+    let print = |fen: &str, capture: Capture| {
+        Position::from_fen(fen, Opening::Any, capture)
+            .unwrap()
+            .visit(Fingerprint)
+    };
+    let straight = Capture::Straight;
+    let base = print("4/4/bw2 w", straight);
+    assert_eq!(base, print("4/4/bw2 b", straight));
+    let others = [
+        print("4/4/wb2 w", straight),  // the colours swapped
+        print("4/4/b3 w", straight),   // a stone fewer
+        print("4/4/1bw1 w", straight), // both moved along
+        print("4/4/bw2 w", Capture::Single),
+        print("5/5/bw3 w", straight),   // a wider board
+        print("4/4/4/bw2 w", straight), // a taller one
+    ];
+    for (i, other) in others.iter().enumerate() {
+        assert_ne!(*other, base, "case {i}");
+    }
+    // Random positions: as many fingerprints as distinct stone layouts.
+    let mut seed = 5;
+    let mut layouts = std::collections::HashSet::new();
+    let mut prints = std::collections::HashSet::new();
+    for _ in 0..20_000 {
+        let position = random_position(&mut seed, 5, 4, 50, straight);
+        let fen = position.fen();
+        layouts.insert(fen[..fen.len() - 2].to_string());
+        prints.insert(position.visit(Fingerprint));
+    }
+    assert_eq!(prints.len(), layouts.len());
+    assert!(layouts.len() > 10_000);
+}

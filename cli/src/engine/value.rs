@@ -11,7 +11,7 @@ pub struct ValueArgs {
     #[command(flatten)]
     start: super::PositionArgs,
     /// The most distinct positions to value before giving up (exit code 1); each takes some
-    /// 300 bytes.
+    /// 60 bytes.
     #[arg(long, default_value_t = konane::value::DEFAULT_LIMIT, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
 }
