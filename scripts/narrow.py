@@ -112,12 +112,12 @@ def records_by_key(records):
 
 def values(args):
     """The table of each setup's value, by `konane-engine value` within --time seconds."""
-    print("| board | " + " | ".join(SETUPS) + " |")
-    print("|---|" + "---|" * len(SETUPS))
+    print("| board | " + " | ".join(args.setups) + " |")
+    print("|---|" + "---|" * len(args.setups))
     for height in args.heights:
         for width in widths(args.widths):
             cells = []
-            for setup in SETUPS:
+            for setup in args.setups:
                 command = [args.engine, "value", "--opening", "any",
                            "--fen", fen(setup, width, height, "b")]
                 try:
