@@ -143,8 +143,8 @@ impl Comparisons {
 #[derive(Debug)]
 pub struct Games {
     forms: Vec<Form>,
-    /// Each form's handle by the form's [`Form::fingerprint`]: a number already taken by another form goes on to
-    /// the next number (so a form is kept once, in `forms`, and found exactly).
+    /// Each form's handle by the form's [`Form::fingerprint`]; a number another form has taken
+    /// goes on to the next number, so a form is kept once (in `forms`) and found exactly.
     handles: HashMap<u64, Game>,
     at_most: Comparisons,
     sums: HashMap<(Game, Game), Game>,
