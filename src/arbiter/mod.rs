@@ -1,6 +1,6 @@
 //! The tournament arbiter: schedules colour-swapped game pairs between engine processes,
 //! plays them on worker threads, and writes every finished game at once. [`run`] is the whole
-//! tournament as a library call: it reports to a [`Reporter`](events::Reporter), never prints,
+//! tournament as a library call: it reports to a [`Reporter`], never prints,
 //! and returns the games it recorded.
 
 pub mod check;

@@ -576,7 +576,7 @@ impl Game {
     }
 
     /// Sets the person's mark and comment of the move that led to `node` (see
-    /// [`Notes::annotate`]).
+    /// `Notes::annotate`).
     pub fn annotate(&mut self, node: Node, mark: &str, comment: &str) -> Result<(), String> {
         self.find(node).map_err(|why| format!("annotate: {why}"))?;
         if node == Node::Main(0) {

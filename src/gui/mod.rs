@@ -1,9 +1,9 @@
 //! `konane-arbiter gui`: a local web page to play, watch and analyse with any UCI/UGI engine.
 //!
-//! The server is the referee: [`session`] keeps the [`game`] on a thread of its own, checks
+//! The server is the referee: `session` keeps the [`game`] on a thread of its own, checks
 //! every move with the rules library and drives the engines through the arbiter's process
-//! layer (and the [`analysis`] engine); [`api`] turns HTTP requests into the session's
-//! requests and streams its state to the page; [`view`] and [`info`] say what the page is
+//! layer (and the `analysis` engine); `api` turns HTTP requests into the session's
+//! requests and streams its state to the page; `view` and `info` say what the page is
 //! sent. The page only draws and sends intents, and steps through the game on its own.
 
 pub(crate) mod analysis;

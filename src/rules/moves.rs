@@ -45,7 +45,7 @@ impl Move {
         }
     }
 
-    /// A jump of `count` (1..=[`MAX_JUMPS`]) single jumps from `from`, all towards `direction`.
+    /// A jump of `count` (1..=`MAX_JUMPS`) single jumps from `from`, all towards `direction`.
     pub fn straight(from: Square, direction: Direction, count: u8) -> Move {
         debug_assert!((1..=MAX_JUMPS).contains(&count));
         let pattern = 0x5555_5555_5555_5555u64 * direction.index() as u64;
@@ -56,7 +56,7 @@ impl Move {
         }
     }
 
-    /// This path extended by one more jump towards `direction`; `None` past [`MAX_JUMPS`].
+    /// This path extended by one more jump towards `direction`; `None` past `MAX_JUMPS`.
     pub fn then(self, direction: Direction) -> Option<Move> {
         (self.jumps < MAX_JUMPS).then(|| Move {
             from: self.from,
@@ -180,7 +180,7 @@ pub enum MoveError {
     OddDistance(Square, Square),
     /// Two consecutive legs go the same way: they are one leg, written without the middle square.
     SplitLeg(Square, Square, Square),
-    /// The path makes more than [`MAX_JUMPS`] jumps.
+    /// The path makes more than `MAX_JUMPS` jumps.
     TooManyJumps,
 }
 

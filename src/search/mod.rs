@@ -100,7 +100,7 @@ pub struct Settings {
     pub threads: usize,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
-    /// 0 (weakest) to [`skill::FULL`] (full strength); see [`skill`].
+    /// 0 (weakest) to `skill::FULL` (full strength): see the `Skill` option in protocol.md.
     pub skill: u8,
     /// The number of best lines searched and reported (the `MultiPV` option), at least 1.
     pub lines: usize,

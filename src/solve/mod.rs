@@ -1,7 +1,7 @@
 //! Exact solving: who wins a position with perfect play, and with which moves. A boolean AND/OR
 //! search kept apart from the playing search, sharing only move generation: a table of proven
-//! results keyed exactly under every symmetry of the board ([`keys`]), searched by one thread or
-//! several that share the table ([`search`]).
+//! results keyed exactly under every symmetry of the board (`keys`), searched by one thread or
+//! several that share the table (`search`).
 
 mod keys;
 pub mod report;
