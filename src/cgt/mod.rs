@@ -11,7 +11,7 @@
 mod dyadic;
 mod notation;
 
-use crate::rules::mix::splitmix64;
+use crate::rules::mix::{digest, splitmix64};
 pub use dyadic::Dyadic;
 use std::collections::HashMap;
 
@@ -61,12 +61,12 @@ struct Form {
 }
 
 impl Form {
-    /// A hash of the options: splitmix64 steps over Left's, a separator, then Right's.
+    /// A hash of the options: the digest of Left's, a separator, then Right's.
     fn fingerprint(&self) -> u64 {
         let separator = std::iter::once(u64::MAX);
         let left = self.left.iter().map(|game| u64::from(game.0));
         let right = self.right.iter().map(|game| u64::from(game.0));
-        (left.chain(separator).chain(right)).fold(0, |hash, item| splitmix64(hash ^ item))
+        digest(0, left.chain(separator).chain(right))
     }
 }
 

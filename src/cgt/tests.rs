@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::mix::Random;
 
 /// A game tree written out in full, with no simplification: the naive oracle.
 #[derive(Clone, Debug)]
@@ -29,16 +30,6 @@ fn tree(games: &Games, game: Game) -> Tree {
             .iter()
             .map(|&g| tree(games, g))
             .collect(),
-    }
-}
-
-/// A small deterministic generator (splitmix64).
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = crate::rules::mix::splitmix64(self.0);
-        (self.0 % n as u64) as usize
     }
 }
 
@@ -82,7 +73,7 @@ fn sum_tree(g: &Tree, h: &Tree) -> Tree {
 
 #[test]
 fn canonical_forms_equal_their_games_and_are_unique() {
-    let mut random = Random(7);
+    let mut random = Random::new(7);
     let mut games = Games::new();
     let mut seen: Vec<(Tree, Game)> = Vec::new();
     for _ in 0..300 {
@@ -123,7 +114,7 @@ fn canonical_forms_equal_their_games_and_are_unique() {
 
 #[test]
 fn sums_and_outcomes_agree_with_the_trees() {
-    let mut random = Random(11);
+    let mut random = Random::new(11);
     let mut games = Games::new();
     for _ in 0..150 {
         let (g, h) = (random_tree(&mut random, 2), random_tree(&mut random, 2));

@@ -3,7 +3,7 @@
 //! Square `file + rank * width` of a board is bit `file + rank * width`. Boards of up to 64
 //! squares use `u64`, up to 128 squares `u128`, larger ones (up to 26x26) [`Wide`].
 
-use crate::rules::mix::splitmix64;
+use crate::rules::mix::{self, splitmix64};
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
@@ -67,6 +67,7 @@ pub trait Bits:
 }
 
 /// Iterator over the squares of a set, lowest first.
+#[derive(Clone)]
 pub struct SquareIter<B>(B);
 
 impl<B: Bits> Iterator for SquareIter<B> {
@@ -198,9 +199,7 @@ impl Bits for Wide {
     }
 
     fn digest(self) -> u64 {
-        self.0
-            .iter()
-            .fold(0, |digest, &word| splitmix64(digest ^ word))
+        mix::digest(0, self.0.iter().copied())
     }
 
     fn lowest(self) -> usize {

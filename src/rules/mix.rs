@@ -1,5 +1,6 @@
-//! The one mixer of the crate, splitmix64, and the seeded random source built on it: hash
-//! keys, table buckets, random openings and random test positions all draw from here.
+//! The one mixer of the crate, splitmix64, the digest of many words and the seeded random
+//! source built on it: hash keys, table buckets, fingerprints, random openings and random test
+//! positions all draw from here.
 
 /// One step of the splitmix64 generator: a well-mixed 64-bit value from a counter.
 pub const fn splitmix64(state: u64) -> u64 {
@@ -7,6 +8,13 @@ pub const fn splitmix64(state: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// Many words folded into one well-mixed word: a splitmix64 step per item, started from `seed`.
+pub fn digest(seed: u64, items: impl IntoIterator<Item = u64>) -> u64 {
+    items
+        .into_iter()
+        .fold(seed, |digest, item| splitmix64(digest ^ item))
 }
 
 /// A seeded random source: the same seed gives the same numbers on every machine.
@@ -45,5 +53,13 @@ mod tests {
         }
         assert_eq!(Random::new(1).below(0), 0);
         assert_ne!(Random::new(1).next_u64(), Random::new(2).next_u64());
+    }
+
+    #[test]
+    fn a_digest_tells_order_and_seed_apart() {
+        assert_eq!(digest(5, []), 5);
+        assert_eq!(digest(0, [3]), splitmix64(3));
+        assert_ne!(digest(0, [1, 2]), digest(0, [2, 1]));
+        assert_ne!(digest(0, [1, 2]), digest(1, [1, 2]));
     }
 }
