@@ -105,20 +105,27 @@ impl Comparisons {
         (kept & !1 == entry).then_some(kept & 1 == 1)
     }
 
-    /// Keeps the result of `g <= h`; first grows to twice the arena's `forms` (a power of two,
-    /// at most [`MOST_COMPARISON_SLOTS`]), forgetting what it held.
-    fn insert(&mut self, g: Game, h: Game, result: bool, forms: usize) {
+    /// Keeps the result of `g <= h` (nothing until [`Comparisons::fit`] gave it slots).
+    fn insert(&mut self, g: Game, h: Game, result: bool) {
         let Some(entry) = Comparisons::entry(g, h) else {
             return;
         };
+        if self.slots.is_empty() {
+            return;
+        }
+        let slot = self.slot(entry);
+        self.slots[slot] = entry | u64::from(result);
+    }
+
+    /// Grows to twice the arena's `forms` (a power of two, at least 1,024 and at most
+    /// [`MOST_COMPARISON_SLOTS`]), forgetting what it held; called as the arena grows.
+    fn fit(&mut self, forms: usize) {
         let wanted = (2 * forms)
             .next_power_of_two()
             .clamp(1 << 10, MOST_COMPARISON_SLOTS);
         if self.slots.len() < wanted {
             self.slots = vec![0; wanted];
         }
-        let slot = self.slot(entry);
-        self.slots[slot] = entry | u64::from(result);
     }
 }
 
@@ -217,6 +224,7 @@ impl Games {
         let game = Game(u32::try_from(self.forms.len()).unwrap_or(u32::MAX));
         self.forms.push(form);
         self.handles.insert(hash, game);
+        self.at_most.fit(self.forms.len());
         game
     }
 
@@ -312,7 +320,7 @@ impl Games {
             let hr = self.form(h).right[i];
             self.le(hr, g)
         });
-        self.at_most.insert(g, h, result, self.forms.len());
+        self.at_most.insert(g, h, result);
         result
     }
 

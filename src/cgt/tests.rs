@@ -236,19 +236,26 @@ fn simplest_numbers_between_bounds() {
 fn the_comparisons_memo_keeps_each_pair_apart_and_forgets_when_it_grows() {
     let mut memo = Comparisons::default();
     let (g, h) = (Game(3), Game(7));
+    // Before it is fitted to an arena it keeps nothing.
+    memo.insert(g, h, true);
     assert_eq!(memo.get(g, h), None);
-    memo.insert(g, h, true, 10);
-    memo.insert(h, g, false, 10);
+    memo.fit(10);
+    memo.insert(g, h, true);
+    memo.insert(h, g, false);
     assert_eq!(memo.get(g, h), Some(true));
     assert_eq!(memo.get(h, g), Some(false));
     assert_eq!(memo.get(g, g), None);
     assert_eq!(memo.slots.len(), 1 << 10);
     // An arena of 1000 forms wants 2048 slots: the memo starts afresh.
-    memo.insert(Game(1), Game(2), true, 1000);
+    memo.fit(1000);
     assert_eq!(memo.slots.len(), 1 << 11);
     assert_eq!(memo.get(g, h), None);
+    memo.insert(Game(1), Game(2), true);
+    assert_eq!(memo.get(Game(1), Game(2)), Some(true));
+    // Fitting to a smaller arena keeps what it holds.
+    memo.fit(10);
     assert_eq!(memo.get(Game(1), Game(2)), Some(true));
     // A handle past 31 bits is never kept.
-    memo.insert(Game(1 << 31), g, true, 1000);
+    memo.insert(Game(1 << 31), g, true);
     assert_eq!(memo.get(Game(1 << 31), g), None);
 }

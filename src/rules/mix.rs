@@ -10,11 +10,14 @@ pub const fn splitmix64(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Many words folded into one well-mixed word: a splitmix64 step per item, started from `seed`.
+/// One word taken into a digest: a splitmix64 step over their exclusive or.
+pub const fn absorb(digest: u64, item: u64) -> u64 {
+    splitmix64(digest ^ item)
+}
+
+/// Many words folded into one well-mixed word by [`absorb`], started from `seed`.
 pub fn digest(seed: u64, items: impl IntoIterator<Item = u64>) -> u64 {
-    items
-        .into_iter()
-        .fold(seed, |digest, item| splitmix64(digest ^ item))
+    items.into_iter().fold(seed, absorb)
 }
 
 /// A seeded random source: the same seed gives the same numbers on every machine.

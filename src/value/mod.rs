@@ -4,7 +4,7 @@
 //! ([`Position::regions`]), so each region is valued once and the parts added.
 
 use crate::cgt::{Game, Games, Outcome};
-use crate::rules::mix::{digest, splitmix64};
+use crate::rules::mix::{absorb, splitmix64};
 use crate::rules::position::BoardVisitor;
 use crate::rules::{Bits, Board, Color, Phase, Position, Square};
 use std::collections::HashMap;
@@ -97,11 +97,12 @@ impl Stones {
             .chain(board.stones(Color::Black).squares().map(|i| i as u64))
             .chain(std::iter::once(SEPARATOR))
             .chain(board.stones(Color::White).squares().map(|i| i as u64));
-        let first = digest(0x243f_6a88_85a3_08d3, items.clone());
-        // The second lane mixes each item differently, so that it does not repeat the first.
-        let second = items.fold(0x1319_8a2e_0370_7344_u64, |lane, item: u64| {
-            splitmix64(lane.rotate_left(29) ^ item.wrapping_mul(0xd6e8_feb8_6659_fd93))
-        });
+        let (mut first, mut second) = (0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344_u64);
+        for item in items {
+            first = absorb(first, item);
+            // The second lane mixes each item differently, so that it does not repeat the first.
+            second = splitmix64(second.rotate_left(29) ^ item.wrapping_mul(0xd6e8_feb8_6659_fd93));
+        }
         Stones(first, second)
     }
 }
