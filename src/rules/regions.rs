@@ -35,19 +35,21 @@ impl<B: Bits> Board<B> {
     pub fn region_stones(&self) -> Vec<B> {
         let stones = self.stones(Color::Black) | self.stones(Color::White);
         let mut groups = self.touching_groups(stones);
-        loop {
-            let reaches: Vec<B> = groups.iter().map(|&group| self.reach(group)).collect();
-            let bordered: Vec<B> = reaches.iter().map(|&reach| self.grow(reach)).collect();
-            let meeting = (0..groups.len()).find_map(|i| {
-                (i + 1..groups.len())
-                    .find(|&j| !(bordered[i] & reaches[j]).is_empty())
-                    .map(|j| (i, j))
-            });
-            let Some((i, j)) = meeting else {
-                break;
-            };
+        let mut reaches: Vec<B> = groups.iter().map(|&group| self.reach(group)).collect();
+        let mut bordered: Vec<B> = reaches.iter().map(|&reach| self.grow(reach)).collect();
+        // Meeting is symmetric (one reach borders the other's), so pairs i < j suffice; after
+        // a merge only the merged group's reach is computed again.
+        while let Some((i, j)) = (0..groups.len()).find_map(|i| {
+            (i + 1..groups.len())
+                .find(|&j| !(bordered[i] & reaches[j]).is_empty())
+                .map(|j| (i, j))
+        }) {
             let joined = groups.swap_remove(j);
             groups[i] |= joined;
+            reaches.swap_remove(j);
+            bordered.swap_remove(j);
+            reaches[i] = self.reach(groups[i]);
+            bordered[i] = self.grow(reaches[i]);
         }
         groups.sort_by_key(|group| group.lowest());
         groups
@@ -83,17 +85,22 @@ impl<B: Bits> Board<B> {
     fn touching_groups(&self, mut stones: B) -> Vec<B> {
         let mut groups = Vec::new();
         while !stones.is_empty() {
-            let mut group = B::single(stones.lowest());
-            loop {
-                let grown = self.grow(group) & stones;
-                if grown == group {
-                    break;
-                }
-                group = grown;
-            }
+            let group = self.touching_group(stones);
             stones ^= group;
             groups.push(group);
         }
         groups
+    }
+
+    /// The stones of `stones` joined to its lowest one through stones next to each other.
+    fn touching_group(&self, stones: B) -> B {
+        let mut group = B::single(stones.lowest());
+        loop {
+            let grown = self.grow(group) & stones;
+            if grown == group {
+                return group;
+            }
+            group = grown;
+        }
     }
 }

@@ -117,23 +117,17 @@ impl BoardVisitor for Valuing<'_> {
     type Output = Result<PositionValue, ValueError>;
 
     fn visit<B: Bits>(self, board: &Board<B>) -> Self::Output {
-        let mut regions = Vec::new();
-        for stones in board.region_stones() {
-            let region = board.keep_only(stones);
-            let value = self.values.value_of(&region, self.stop)?;
-            let rules = board.rules();
-            let squares = stones.squares().map(|i| rules.square(i)).collect();
-            regions.push(RegionValue { squares, value });
-        }
-        let parts: Vec<Game> = regions.iter().map(|region| region.value).collect();
-        let total = self.values.games.sum_all(&parts);
+        let stones = board.region_stones();
+        let (parts, total) = self.values.sum_of_regions(board, &stones, self.stop)?;
+        let rules = board.rules();
+        let regions = (stones.iter().zip(parts))
+            .map(|(region, value)| RegionValue {
+                squares: region.squares().map(|i| rules.square(i)).collect(),
+                value,
+            })
+            .collect();
         let outcome = self.values.games.outcome(total);
-        let black_starts = board.side_to_move() == Color::Black;
-        let winner = if outcome.left_wins(black_starts) {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let winner = self.values.winner(board, total);
         Ok(PositionValue {
             regions,
             total,
@@ -213,6 +207,31 @@ impl Values {
         position.visit(Valuing { values: self, stop })
     }
 
+    /// The value of each of `board`'s `regions` (its [`Board::region_stones`]) and their sum.
+    fn sum_of_regions<B: Bits>(
+        &mut self,
+        board: &Board<B>,
+        regions: &[B],
+        stop: &AtomicBool,
+    ) -> Result<(Vec<Game>, Game), ValueError> {
+        let mut parts = Vec::with_capacity(regions.len());
+        for &stones in regions {
+            parts.push(self.value_of(&board.keep_only(stones), stop)?);
+        }
+        let total = self.games.sum_all(&parts);
+        Ok((parts, total))
+    }
+
+    /// Who wins `board`, whose value is `value`, with its side to move starting.
+    fn winner<B: Bits>(&mut self, board: &Board<B>, value: Game) -> Color {
+        let black_starts = board.side_to_move() == Color::Black;
+        if self.games.outcome(value).left_wins(black_starts) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
     /// The value of a position of one region or more, remembered by its stones.
     fn value_of<B: Bits>(
         &mut self,
@@ -231,11 +250,7 @@ impl Values {
         }
         let regions = board.region_stones();
         let value = if regions.len() > 1 {
-            let mut parts = Vec::with_capacity(regions.len());
-            for stones in regions {
-                parts.push(self.value_of(&board.keep_only(stones), stop)?);
-            }
-            self.games.sum_all(&parts)
+            self.sum_of_regions(board, &regions, stop)?.1
         } else {
             let left = self.options(&board.with_side_to_move(Color::Black), stop)?;
             let right = self.options(&board.with_side_to_move(Color::White), stop)?;
