@@ -331,6 +331,28 @@ mod tests {
     }
 
     #[test]
+    fn a_solve_past_its_deadline_stops_within_a_few_hundred_nodes() {
+        // A node of a 16x16 position with some 65 stones costs the solver up to 20 us: looking
+        // at the clock every 4,096 nodes let the engine's 5 ms proofs run to 25 ms.
+        let rules = Rules::new(16, 16, Opening::Traditional, Capture::Straight).unwrap();
+        let mut position = Position::start(rules).unwrap();
+        for text in ["h9", "h8"] {
+            position.play(text.parse().unwrap()).unwrap();
+        }
+        let table = ProofTable::new(16).unwrap();
+        let stop = AtomicBool::new(false);
+        let solution = Solver::new(&table, &stop)
+            .with_deadline(Instant::now())
+            .solve(&position, false);
+        assert_eq!(solution.wins, None);
+        assert!(
+            solution.nodes <= 256,
+            "{} nodes past the deadline",
+            solution.nodes
+        );
+    }
+
+    #[test]
     fn a_stopped_solve_says_so() {
         let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
         let position = Position::start(rules).unwrap();
