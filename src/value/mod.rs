@@ -128,7 +128,12 @@ impl BoardVisitor for Valuing<'_> {
             })
             .collect();
         let outcome = self.values.games.outcome(total);
-        let winner = self.values.winner(board, total);
+        let black_starts = board.side_to_move() == Color::Black;
+        let winner = if outcome.left_wins(black_starts) {
+            Color::Black
+        } else {
+            Color::White
+        };
         Ok(PositionValue {
             regions,
             total,
@@ -221,16 +226,6 @@ impl Values {
         }
         let total = self.games.sum_all(&parts);
         Ok((parts, total))
-    }
-
-    /// Who wins `board`, whose value is `value`, with its side to move starting.
-    fn winner<B: Bits>(&mut self, board: &Board<B>, value: Game) -> Color {
-        let black_starts = board.side_to_move() == Color::Black;
-        if self.games.outcome(value).left_wins(black_starts) {
-            Color::Black
-        } else {
-            Color::White
-        }
     }
 
     /// The value of a position of one region or more, remembered by its stones.
