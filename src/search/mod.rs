@@ -18,6 +18,7 @@ use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::{BoardVisitor, Position};
 use accumulator::Accumulator;
+use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use time::{Budget, Limits};
@@ -275,6 +276,26 @@ impl BoardVisitor for RootSearch<'_> {
             outcome
         })
     }
+}
+
+/// How many plies shallower a late quiet move (the `n`th in the order, from 0) is searched
+/// first at `depth`: none before the fourth move or below depth 3, then more the deeper the
+/// node and the later the move (the logarithms of both), one less at a node of the principal
+/// variation, and always leaving at least a ply.
+fn late_move_reduction(depth: i32, n: usize, is_pv: bool) -> i32 {
+    static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+        std::array::from_fn(|depth| {
+            std::array::from_fn(|n| {
+                let (depth, n) = (depth as f64, n as f64);
+                (0.75 + depth.max(1.0).ln() * (n + 1.0).ln() / 2.25) as i32
+            })
+        })
+    });
+    if depth < 3 || n < 3 {
+        return 0;
+    }
+    let reduction = REDUCTIONS[(depth as usize).min(63)][n.min(63)] - i32::from(is_pv);
+    reduction.max(1).min(depth - 2)
 }
 
 /// One thread's search state.
@@ -586,7 +607,11 @@ impl<'a> Searcher<'a> {
                 // Late move reduction: moves ordered late are searched a ply shallower first,
                 // and again at full depth only if they beat alpha.
                 let quiet = Some(mv) != hash_move && !killers.contains(&Some(mv));
-                let reduction = i32::from(depth >= 3 && n >= 3 && quiet);
+                let reduction = if quiet {
+                    late_move_reduction(depth, n, is_pv)
+                } else {
+                    0
+                };
                 let mut probe =
                     -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && probe > alpha {
@@ -666,6 +691,33 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::late_move_reduction;
+
+    #[test]
+    fn late_moves_are_reduced_more_the_deeper_and_later_but_never_to_nothing() {
+        for depth in 0..80 {
+            for n in 0..80 {
+                for is_pv in [false, true] {
+                    let reduction = late_move_reduction(depth, n, is_pv);
+                    if depth < 3 || n < 3 {
+                        assert_eq!(reduction, 0);
+                        continue;
+                    }
+                    assert!(reduction >= 1 && depth - 1 - reduction >= 1, "{depth} {n}");
+                    assert!(late_move_reduction(depth, n + 1, is_pv) >= reduction);
+                    assert!(late_move_reduction(depth + 1, n, is_pv) >= reduction);
+                    assert!(
+                        late_move_reduction(depth, n, true) <= late_move_reduction(depth, n, false)
+                    );
+                }
+            }
+        }
+        // A few values: one ply at depth 3, more deep in the tree.
+        assert_eq!(late_move_reduction(3, 3, false), 1);
+        assert_eq!(late_move_reduction(10, 10, false), 3);
+        assert_eq!(late_move_reduction(10, 10, true), 2);
+    }
+
     use super::*;
     use crate::rules::Rules;
 
