@@ -278,6 +278,11 @@ impl BoardVisitor for RootSearch<'_> {
     }
 }
 
+/// The deepest node reverse futility pruning cuts.
+const FUTILITY_DEPTH: i32 = 3;
+/// Reverse futility's margin per ply of depth, in centi-log-odds.
+const FUTILITY_MARGIN: i32 = 80;
+
 /// How many plies shallower a late quiet move (the `n`th in the order, from 0) is searched
 /// first at `depth`: none before the fourth move or below depth 3, then more the deeper the
 /// node and the later the move (the logarithms of both), one less at a node of the principal
@@ -560,6 +565,14 @@ impl<'a> Searcher<'a> {
             };
             if ply > 0 && !is_pv && i32::from(entry.depth) >= depth && cuts {
                 return score;
+            }
+        }
+        // Reverse futility: near the leaves, off the principal variation, a position whose
+        // evaluation beats beta by a margin per ply is taken to hold it.
+        if !is_pv && ply > 0 && depth <= FUTILITY_DEPTH && beta.abs() < MATE - MAX_PLY as i32 {
+            let static_eval = eval::evaluate_with(board, &self.patterns);
+            if static_eval - FUTILITY_MARGIN * depth >= beta {
+                return static_eval;
             }
         }
         // This ply's lists, taken for the node and given back at its end (a stopped search
