@@ -569,7 +569,7 @@ impl<'a> Searcher<'a> {
         }
         // Reverse futility: near the leaves, off the principal variation, a position whose
         // evaluation beats beta by a margin per ply is taken to hold it.
-        if !is_pv && ply > 0 && depth <= FUTILITY_DEPTH && beta.abs() < MATE - MAX_PLY as i32 {
+        if !is_pv && ply > 0 && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
             let static_eval = eval::evaluate_with(board, &self.patterns);
             if static_eval - FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
@@ -617,8 +617,8 @@ impl<'a> Searcher<'a> {
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                // Late move reduction: moves ordered late are searched a ply shallower first,
-                // and again at full depth only if they beat alpha.
+                // Late move reduction: quiet moves ordered late are searched shallower first
+                // (`late_move_reduction`), and again at full depth only if they beat alpha.
                 let quiet = Some(mv) != hash_move && !killers.contains(&Some(mv));
                 let reduction = if quiet {
                     late_move_reduction(depth, n, is_pv)
@@ -704,8 +704,6 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::late_move_reduction;
-
     #[test]
     fn late_moves_are_reduced_more_the_deeper_and_later_but_never_to_nothing() {
         for depth in 0..80 {
