@@ -2,20 +2,24 @@
 //! it. Writes `<label> <position string>` lines to standard output (the labels of
 //! `konane::search::tune::read_samples`); progress goes to standard error.
 //!
-//! Usage: cargo run --release --example eval_data -- [GAMES_PER_BOARD] [SEED] > FILE
+//! Usage: cargo run --release --example eval_data -- [GAMES_PER_BOARD] [SEED] [--children]
+//!            [--boards 8x8,10x10] > FILE
 //!
-//! Every board below plays GAMES_PER_BOARD games (default 150) of the engine against itself at
-//! depth 4, each opened with 2 to 9 random plies drawn from SEED (default 1). Of every game,
-//! the positions with at most the board's stone limit are solved, with at most 200 ms each,
-//! and written with the proven result (`W`, `L`); the unproven ones are left out. Every third
-//! earlier position is written with the game's result (`w`, `l`): the result the solver proved
-//! for the game's first proven position, or, when none was proven, who ran out of moves. The
-//! time limit makes a rerun on another machine differ slightly; the data set in the repository
-//! is what the evaluation's weights are fitted to.
+//! Every board below (or those `--boards` names) plays GAMES_PER_BOARD games (default 150) of
+//! the engine against itself at depth 4, each opened with 2 to 9 random plies drawn from SEED
+//! (default 1). Of every game, the positions with at most the board's stone limit are solved,
+//! with at most 200 ms each, and written with the proven result (`W`, `L`); the unproven ones
+//! are left out. With `--children`, each such position is solved move by move and the
+//! positions its moves lead to are written too, with the results proven for them: siblings
+//! that differ by one move and often in their result. Every third position before a game's
+//! first proven one is written with the game's result (`w`, `l`): the result the solver proved
+//! for that first proven position, or, when none was proven, who ran out of moves. The time
+//! limit makes a rerun on another machine differ slightly; the data set in the repository
+//! (README, Evaluation) is what the evaluation's weights are fitted to.
 
 use konane::rules::mix::Random;
 use konane::search::selfplay;
-use konane::solve::{ProofTable, Solver};
+use konane::solve::{MoveResult, ProofTable, Solver};
 use konane::{Capture, Opening, Rules};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -34,14 +38,49 @@ const BOARDS: [(usize, usize, Opening, u32); 5] = [
 const GAME_LABEL_EVERY: usize = 3;
 
 fn main() {
+    let mut positional = Vec::new();
+    let (mut children, mut boards) = (false, None::<Vec<String>>);
     let mut args = std::env::args().skip(1);
-    let games: u64 = args
-        .next()
-        .map_or(150, |a| a.parse().expect("GAMES_PER_BOARD"));
-    let mut random = Random::new(args.next().map_or(1, |a| a.parse().expect("SEED")));
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--children" => children = true,
+            "--boards" => {
+                let list = args
+                    .next()
+                    .unwrap_or_else(|| fail("--boards wants a list such as 8x8,10x10"));
+                boards = Some(list.split(',').map(str::to_string).collect());
+            }
+            _ if arg.starts_with("--") => fail(&format!("unknown option '{arg}'")),
+            _ => positional.push(arg),
+        }
+    }
+    let number = |index: usize, name: &str, default: u64| -> u64 {
+        positional.get(index).map_or(default, |text| {
+            text.parse()
+                .unwrap_or_else(|_| fail(&format!("{name} is a whole number, not '{text}'")))
+        })
+    };
+    let games = number(0, "GAMES_PER_BOARD", 150);
+    let mut random = Random::new(number(1, "SEED", 1));
+    if let Some(unknown) = (boards.iter().flatten()).find(|name| {
+        !BOARDS
+            .iter()
+            .any(|&(w, h, ..)| **name == format!("{w}x{h}"))
+    }) {
+        fail(&format!(
+            "--boards: no board '{unknown}' here (6x6, 7x7, 8x8, 10x10, 12x12)"
+        ));
+    }
     let stop = AtomicBool::new(false);
     let mut out = std::io::stdout().lock();
     for (width, height, opening, max_stones) in BOARDS {
+        let name = format!("{width}x{height}");
+        if boards
+            .as_ref()
+            .is_some_and(|boards| !boards.contains(&name))
+        {
+            continue;
+        }
         let rules = Rules::new(width, height, opening, Capture::Straight).expect("valid rules");
         let table = ProofTable::new(256).expect("256 MB for the proof table");
         let (mut kept, mut tried) = (0, 0);
@@ -57,12 +96,27 @@ fn main() {
                 tried += 1;
                 let solution = Solver::new(&table, &stop)
                     .with_deadline(Instant::now() + Duration::from_millis(200))
-                    .solve(position, false);
+                    .solve(position, children);
                 if let Some(wins) = solution.wins {
                     kept += 1;
                     proven.push((index, wins));
                     let label = if wins { 'W' } else { 'L' };
                     writeln!(out, "{label} {}", position.fen()).expect("standard output");
+                }
+                if children {
+                    for &(mv, result) in &solution.moves {
+                        // The child's side to move wins exactly when the move loses.
+                        let label = match result {
+                            MoveResult::Wins => 'L',
+                            MoveResult::Loses => 'W',
+                            MoveResult::Unknown => continue,
+                        };
+                        let mut child = *position;
+                        child.play_unchecked(mv);
+                        if !child.is_game_over() {
+                            writeln!(out, "{label} {}", child.fen()).expect("standard output");
+                        }
+                    }
                 }
             }
             let Some(last) = game_positions.last() else {
@@ -96,4 +150,9 @@ fn main() {
             }
         }
     }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("eval_data: {message}");
+    std::process::exit(2)
 }
