@@ -62,13 +62,14 @@ fn main() {
     };
     let games = number(0, "GAMES_PER_BOARD", 150);
     let mut random = Random::new(number(1, "SEED", 1));
-    if let Some(unknown) = (boards.iter().flatten()).find(|name| {
-        !BOARDS
-            .iter()
-            .any(|&(w, h, ..)| **name == format!("{w}x{h}"))
-    }) {
+    let names: Vec<String> = BOARDS
+        .iter()
+        .map(|&(w, h, ..)| format!("{w}x{h}"))
+        .collect();
+    if let Some(unknown) = (boards.iter().flatten()).find(|name| !names.contains(name)) {
         fail(&format!(
-            "--boards: no board '{unknown}' here (6x6, 7x7, 8x8, 10x10, 12x12)"
+            "--boards: no board '{unknown}' here ({})",
+            names.join(", ")
         ));
     }
     let stop = AtomicBool::new(false);
@@ -152,6 +153,7 @@ fn main() {
     }
 }
 
+/// Prints `message` as this program's error and exits with status 2.
 fn fail(message: &str) -> ! {
     eprintln!("eval_data: {message}");
     std::process::exit(2)
