@@ -74,12 +74,8 @@ fn main() {
     }
     let stop = AtomicBool::new(false);
     let mut out = std::io::stdout().lock();
-    for (width, height, opening, max_stones) in BOARDS {
-        let name = format!("{width}x{height}");
-        if boards
-            .as_ref()
-            .is_some_and(|boards| !boards.contains(&name))
-        {
+    for ((width, height, opening, max_stones), name) in BOARDS.into_iter().zip(&names) {
+        if boards.as_ref().is_some_and(|boards| !boards.contains(name)) {
             continue;
         }
         let rules = Rules::new(width, height, opening, Capture::Straight).expect("valid rules");
