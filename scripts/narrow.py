@@ -98,11 +98,22 @@ def table(records):
                 else:
                     nodes = sum(r["nodes"] for r in pair)
                     seconds = sum(r["seconds"] for r in pair)
+                    most = max(threads(r) for r in pair)
+                    more = f", {most} threads" if most > 1 else ""
                     cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
-                                 f"({nodes:,} nodes, {seconds:.1f} s)")
+                                 f"({nodes:,} nodes, {seconds:.1f} s{more})")
             lines.append(f"| {width} | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def threads(record):
+    """The threads a solve ran with: its record's `threads`, else the `--threads` its note
+    names (records written before the field was), else one."""
+    if "threads" in record:
+        return record["threads"]
+    named = re.findall(r"--threads (\d+)", record.get("note", ""))
+    return max(map(int, named), default=1)
 
 
 def records_by_key(records):
@@ -180,7 +191,8 @@ def main():
                                                        args.time, args.threads)
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
-                                  "seconds": seconds, "limit": args.time}
+                                  "seconds": seconds, "limit": args.time,
+                                  "threads": args.threads}
                         with RESULTS.open("a") as out:
                             out.write(json.dumps(record) + "\n")
                         print(f"{width}x{height} {setup} {side} to move: "
