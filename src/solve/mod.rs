@@ -14,7 +14,7 @@ use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use keys::Keys;
-use search::{BUSY_SLOTS, Search, Shared, longer};
+use search::{BUSY_SLOTS, Order, Search, Shared, longer};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use table::{Proof, ProofTable};
@@ -177,7 +177,13 @@ impl<'a> Solver<'a> {
         let (report, report_every) = (&mut self.report, self.report_every);
         let solution = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads)
-                .map(|_| scope.spawn(|| root(&mut Search::new(&shared, &keys), board, all, None)))
+                .map(|thread| {
+                    let (shared, keys) = (&shared, &keys);
+                    scope.spawn(move || {
+                        let mut search = Search::new(shared, keys, Order::of_thread(thread));
+                        root(&mut search, board, all, None)
+                    })
+                })
                 .collect();
             // This thread searches too, and reports the progress of all.
             let mut last_report = Instant::now();
@@ -194,7 +200,7 @@ impl<'a> Solver<'a> {
                     });
                 }
             };
-            let mut main = Search::new(&shared, &keys);
+            let mut main = Search::new(&shared, &keys, Order::of_thread(0));
             main.on_poll = Some(&mut on_poll);
             let mut best = root(&mut main, board, all, Some(&root_done));
             // The first thread to finish stops the others, so the answer is the one that

@@ -10,7 +10,7 @@
 use super::ProofTable;
 use super::keys::Keys;
 use super::report::solve_position;
-use super::search::order_score;
+use super::search::{Order, order_score};
 use super::table::Key;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
@@ -460,7 +460,8 @@ fn write_whole(path: &Path, text: &str) -> Result<(), SplitError> {
         .map_err(|e| SplitError::Io(path.to_path_buf(), e))
 }
 
-/// The children of `position` in the order the solver would try them ([`order_score`]).
+/// The children of `position` in the order the solver's first thread would try them
+/// ([`order_score`]).
 fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
     let mut children: Vec<(Move, Position)> = position
         .legal_moves()
@@ -476,6 +477,7 @@ fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
         order_score(
             child.mobility_of(mover.opponent()),
             child.mobility_of(mover),
+            Order::Full,
         )
     });
     children
