@@ -14,7 +14,7 @@ use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use keys::Keys;
-use search::{BUSY_SLOTS, Order, Search, Shared, longer};
+use search::{BUSY_SLOTS, Search, Shared, longer};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use table::{Proof, ProofTable};
@@ -177,11 +177,14 @@ impl<'a> Solver<'a> {
         let (report, report_every) = (&mut self.report, self.report_every);
         let solution = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads)
-                .map(|thread| {
-                    let (shared, keys) = (&shared, &keys);
-                    scope.spawn(move || {
-                        let mut search = Search::new(shared, keys, Order::of_thread(thread));
-                        root(&mut search, board, all, None)
+                .map(|_| {
+                    scope.spawn(|| {
+                        root(
+                            &mut Search::new(&shared, &keys, board.rules()),
+                            board,
+                            all,
+                            None,
+                        )
                     })
                 })
                 .collect();
@@ -200,7 +203,7 @@ impl<'a> Solver<'a> {
                     });
                 }
             };
-            let mut main = Search::new(&shared, &keys, Order::of_thread(0));
+            let mut main = Search::new(&shared, &keys, board.rules());
             main.on_poll = Some(&mut on_poll);
             let mut best = root(&mut main, board, all, Some(&root_done));
             // The first thread to finish stops the others, so the answer is the one that

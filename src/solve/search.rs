@@ -7,8 +7,7 @@
 //! [`order_score`], lowest first, until one is lost for the opponent. With several threads,
 //! a child another thread is searching is put off until the others are done (so that the
 //! threads split the work of a node between them, in the manner of ABDADA), by when its
-//! result is often in the shared table; and every second thread orders children by another
-//! [`Order`], so that where one order's proof is slow the other's may be quick.
+//! result is often in the shared table.
 
 use super::keys::{Images, Keys};
 use super::table::Key;
@@ -16,6 +15,7 @@ use super::{Proof, ProofTable};
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
+use crate::rules::variant::Rules;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -64,50 +64,52 @@ impl Shared<'_> {
     }
 }
 
-/// Which terms a thread's [`order_score`] weighs.
+/// Which terms [`order_score`] weighs, chosen by the board's shape.
 ///
-/// The time a proof takes under one order has a heavy tail: one slow move tried first near the
-/// root can cost a hundredfold, and the other order often does not try it first. Nodes with
-/// one thread, [`Order::Full`] against [`Order::OpponentOnly`]: 16x3 with the gap vertical in
-/// the middle, Black to move, 167M against 1.68M; 17x3 vertical middle, White to move, 264M
-/// against 8.5M; 12x4 vertical middle, Black to move, 22.0M against 5.6M; 16x3 and 17x3
-/// horizontal at the corner, 11x4 horizontal in the middle and at the corner and 12x4
-/// vertical at the corner, Black to move, 0.83 to 1.09 times; 6x6, every opening, 4.10M
-/// against 6.33M. So the first thread of a solve (and every one-thread solve, as the
-/// engine's) keeps [`Order::Full`], and the threads alternate between the two: on two threads
-/// 16x3 vertical middle takes 2.74M nodes (107M with one order), 6x6's openings the same time.
+/// On boards of four rows (or columns) or fewer the mover's own stones that can jump mislead:
+/// the time of a proof has a heavy tail there (one slow move tried first near the root can
+/// cost a hundredfold), and leaving that term out avoids the worst of it. Nodes with one
+/// thread, with the term and without, the gap vertical in the middle: 16x3, Black to move,
+/// 167M and 1.68M; 17x3, White to move, 264M and 8.5M; 15x3, Black to move, 1.52M and 35.8k;
+/// 14x3 and 13x3, White to move, 6.58M and 50.6k, 1.63M and 9.5k; 12x4, Black to move, 22.0M
+/// and 5.6M. Horizontal at the corner on 16x3 and 17x3, horizontal in the middle and at the
+/// corner on 11x4, vertical at the corner on 12x4 (Black to move): 0.83 to 1.09 times. On 6x6
+/// (every opening) the term takes 4.10M nodes where leaving it out takes 6.33M; giving only a
+/// second thread the other order (a portfolio) made 6x8 after `c4 c3` take 6.20G nodes and
+/// 799 s on two threads instead of 3.32G and 494 s, the threads no longer sharing one tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Order {
-    /// Every term.
-    Full,
-    /// Without the mover's own stones that can jump.
-    OpponentOnly,
+    /// Every term: boards of five rows and columns or more.
+    Broad,
+    /// Without the mover's own stones that can jump: boards with four rows or columns or fewer.
+    Narrow,
 }
 
 impl Order {
-    /// The orders of a solve's threads, by thread, in turn.
-    pub const ALL: [Order; 2] = [Order::Full, Order::OpponentOnly];
-
-    /// The order of thread `thread` (0 for the first).
-    pub fn of_thread(thread: usize) -> Order {
-        Order::ALL[thread % Order::ALL.len()]
+    /// The order for a board of `rules`.
+    pub fn for_rules(rules: Rules) -> Order {
+        if rules.width().min(rules.height()) <= 4 {
+            Order::Narrow
+        } else {
+            Order::Broad
+        }
     }
 }
 
 /// The order in which the mover tries a child (lower first), from the opponent's and the
 /// mover's mobility in the child (moves, stones that can jump; see [`Board::mobility_of`]):
 /// the child should leave the opponent few moves and few stones that can move, and the mover
-/// many of both. With [`Order::Full`]: 4 x (opponent's replies) - (own moves) + 8 x
+/// many of both. With [`Order::Broad`]: 4 x (opponent's replies) - (own moves) + 8 x
 /// (opponent's stones that can jump) - 2 x (own such stones), ties broken by the opponent's
 /// stones that can jump; against the first term pair alone it takes 39% fewer nodes on 6x6
 /// (every opening) and 27% to 48% fewer on two 6x8 positions twelve plies in.
-/// [`Order::OpponentOnly`] leaves out the own stones that can jump.
+/// [`Order::Narrow`] leaves out the own stones that can jump.
 pub(super) fn order_score(theirs: (u64, u32), ours: (u64, u32), order: Order) -> i64 {
     let (replies, their_movers) = (theirs.0 as i64, i64::from(theirs.1));
     let (follow_up, own_movers) = (ours.0 as i64, i64::from(ours.1));
     let own_movers_weight = match order {
-        Order::Full => 2,
-        Order::OpponentOnly => 0,
+        Order::Broad => 2,
+        Order::Narrow => 0,
     };
     let score = 4 * replies - follow_up + 8 * their_movers - own_movers_weight * own_movers;
     score * 64 + their_movers
@@ -140,7 +142,7 @@ pub(super) type PollHook<'s, B> = &'s mut dyn FnMut(&Search<B>);
 pub(super) struct Search<'s, 'a, B: 'static> {
     pub shared: &'s Shared<'a>,
     pub keys: &'s Keys<B>,
-    /// How this thread orders children.
+    /// How children are ordered: by the board's shape.
     order: Order,
     /// Nodes searched by this thread and not yet added to the shared count.
     unreported: u64,
@@ -156,12 +158,12 @@ pub(super) struct Search<'s, 'a, B: 'static> {
 }
 
 impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
-    /// A search over `shared`, with keys made by `keys`, trying children in `order`.
-    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>, order: Order) -> Self {
+    /// A search of boards of `rules` over `shared`, with keys made by `keys`.
+    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>, rules: Rules) -> Self {
         Search {
             shared,
             keys,
-            order,
+            order: Order::for_rules(rules),
             unreported: 0,
             uncounted_stores: 0,
             nodes: 0,

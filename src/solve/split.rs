@@ -460,8 +460,7 @@ fn write_whole(path: &Path, text: &str) -> Result<(), SplitError> {
         .map_err(|e| SplitError::Io(path.to_path_buf(), e))
 }
 
-/// The children of `position` in the order the solver's first thread would try them
-/// ([`order_score`]).
+/// The children of `position` in the order the solver would try them ([`order_score`]).
 fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
     let mut children: Vec<(Move, Position)> = position
         .legal_moves()
@@ -477,7 +476,7 @@ fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
         order_score(
             child.mobility_of(mover.opponent()),
             child.mobility_of(mover),
-            Order::Full,
+            Order::for_rules(position.rules()),
         )
     });
     children
