@@ -14,7 +14,7 @@ use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use keys::Keys;
-use search::{BUSY_SLOTS, Search, Shared, longer};
+use search::{BUSY_SLOTS, Order, Search, Shared, longer};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use table::{Proof, ProofTable};
@@ -171,22 +171,14 @@ impl<'a> Solver<'a> {
             deadline: self.deadline,
             nodes: AtomicU64::new(0),
             busy: (self.threads > 1).then(|| (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()),
+            order: Order::for_rules(board.rules()),
         };
         let root_done = AtomicU64::new(0);
         let root_moves = board.count_moves() as usize;
         let (report, report_every) = (&mut self.report, self.report_every);
         let solution = std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..self.threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        root(
-                            &mut Search::new(&shared, &keys, board.rules()),
-                            board,
-                            all,
-                            None,
-                        )
-                    })
-                })
+                .map(|_| scope.spawn(|| root(&mut Search::new(&shared, &keys), board, all, None)))
                 .collect();
             // This thread searches too, and reports the progress of all.
             let mut last_report = Instant::now();
@@ -203,7 +195,7 @@ impl<'a> Solver<'a> {
                     });
                 }
             };
-            let mut main = Search::new(&shared, &keys, board.rules());
+            let mut main = Search::new(&shared, &keys);
             main.on_poll = Some(&mut on_poll);
             let mut best = root(&mut main, board, all, Some(&root_done));
             // The first thread to finish stops the others, so the answer is the one that

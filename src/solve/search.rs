@@ -37,6 +37,8 @@ pub(super) struct Shared<'a> {
     /// Keys of the nodes being searched near the root, by slot (zero is free); only kept when
     /// more than one thread searches.
     pub busy: Option<Vec<AtomicU64>>,
+    /// How children are ordered: [`Order::for_rules`] of the board.
+    pub order: Order,
 }
 
 /// Slots of [`Shared::busy`].
@@ -142,8 +144,6 @@ pub(super) type PollHook<'s, B> = &'s mut dyn FnMut(&Search<B>);
 pub(super) struct Search<'s, 'a, B: 'static> {
     pub shared: &'s Shared<'a>,
     pub keys: &'s Keys<B>,
-    /// How children are ordered: by the board's shape.
-    order: Order,
     /// Nodes searched by this thread and not yet added to the shared count.
     unreported: u64,
     /// Results this thread stored and has not yet counted in the table's count.
@@ -158,12 +158,11 @@ pub(super) struct Search<'s, 'a, B: 'static> {
 }
 
 impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
-    /// A search of boards of `rules` over `shared`, with keys made by `keys`.
-    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>, rules: Rules) -> Self {
+    /// A search over `shared`, with keys made by `keys`.
+    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>) -> Self {
         Search {
             shared,
             keys,
-            order: Order::for_rules(rules),
             unreported: 0,
             uncounted_stores: 0,
             nodes: 0,
@@ -188,7 +187,6 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         let mut list = std::mem::take(&mut self.children[ply]);
         list.clear();
         let mover = board.side_to_move();
-        let order = self.order;
         let mut ends_game = false;
         board.for_each_move(|mv| {
             if ends_game {
@@ -209,7 +207,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
                 board: child,
                 images: child_images,
                 key,
-                score: order_score(theirs, child.mobility_of(mover), order),
+                score: order_score(theirs, child.mobility_of(mover), self.shared.order),
                 mv,
             });
         });
