@@ -83,6 +83,7 @@ def table(records):
     """Markdown tables, one per height: a row per width, a column per setup; each cell the
     outcome class and the two solves' nodes and seconds, or how far an unfinished one got."""
     lines = []
+    latest = records_by_key(records)
     for height in sorted({r["height"] for r in records}):
         lines += [f"**{height} rows** (`WIDTHx{height}`)", "",
                   "| width | " + " | ".join(SETUPS) + " |",
@@ -90,7 +91,7 @@ def table(records):
         for width in sorted({r["width"] for r in records if r["height"] == height}):
             cells = []
             for setup in SETUPS:
-                pair = [records_by_key(records).get((height, width, setup, side)) for side in "bw"]
+                pair = [latest.get((height, width, setup, side)) for side in "bw"]
                 if None in pair:
                     cells.append("")
                 elif any(r["winner"] is None for r in pair):

@@ -472,11 +472,12 @@ fn ordered_children(position: &Position) -> Vec<(Move, Position)> {
         })
         .collect();
     let mover = position.side_to_move();
+    let order = Order::for_rules(position.rules());
     children.sort_by_key(|(_, child)| {
         order_score(
             child.mobility_of(mover.opponent()),
             child.mobility_of(mover),
-            Order::for_rules(position.rules()),
+            order,
         )
     });
     children
