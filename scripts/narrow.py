@@ -11,8 +11,9 @@ Black to move and White to move, by `konane-engine solve`; the two answers give 
 class: N (the player to move wins), P (the player to move loses), B (Black wins whoever
 starts) or W (White wins whoever starts).
 
-Results go to proofs/narrow/results.jsonl, one line per solve; a run skips the solves already
-there, so it resumes where the last one stopped. Within one height, setup and starting side,
+Results go to proofs/narrow/results.jsonl, one line per solve, with the command that ran it
+and the build (the commit, "-dirty" when the engine's sources differed from it); a run skips the
+solves already there, so it resumes where the last one stopped. Within one height, setup and starting side,
 widths are solved in order and the series stops at the first solve that runs out of time.
 
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--time 600] [--threads 1]
@@ -148,6 +149,16 @@ def values(args):
             print(f"| {width}x{height} | " + " | ".join(cells) + " |", flush=True)
 
 
+def build():
+    """The commit the engine was built from, "-dirty" when the engine's sources differ from it."""
+    def git(*words):
+        return subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True,
+                              text=True).stdout.strip()
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    changed = git("status", "--porcelain", "--", "src", "cli", "Cargo.toml", "Cargo.lock", ".cargo")
+    return commit + ("-dirty" if changed else "")
+
+
 def widths(text):
     low, _, high = text.partition("-")
     return range(int(low), int(high or low) + 1)
@@ -173,6 +184,8 @@ def main():
         print(table(records))
         return
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    command = " ".join(["scripts/narrow.py", *sys.argv[1:]])
+    engine_build = build()
     done = {}
     if RESULTS.exists():
         for line in RESULTS.read_text().splitlines():
@@ -193,7 +206,8 @@ def main():
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
                                   "seconds": seconds, "limit": args.time,
-                                  "threads": args.threads}
+                                  "threads": args.threads, "command": command,
+                                  "build": engine_build}
                         with RESULTS.open("a") as out:
                             out.write(json.dumps(record) + "\n")
                         print(f"{width}x{height} {setup} {side} to move: "
