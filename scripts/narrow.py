@@ -12,9 +12,10 @@ class: N (the player to move wins), P (the player to move loses), B (Black wins 
 starts) or W (White wins whoever starts).
 
 Results go to proofs/narrow/results.jsonl, one line per solve, with the command that ran it
-and the build (the commit, "-dirty" when the engine's sources differed from it); a run skips the
-solves already there, so it resumes where the last one stopped. Within one height, setup and starting side,
-widths are solved in order and the series stops at the first solve that runs out of time.
+and the build (the commit, "-dirty" when the engine's sources differed from it); a run skips
+the solves already there, so it resumes where the last one stopped. Within one height, setup
+and starting side, widths are solved in order and the series stops at the first solve that
+runs out of time.
 
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--time 600] [--threads 1]
        scripts/narrow.py --table     (the README's tables, from the results so far)
@@ -155,7 +156,8 @@ def build():
         return subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True,
                               text=True).stdout.strip()
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "--", "src", "cli", "Cargo.toml", "Cargo.lock", ".cargo")
+    sources = ["src", "cli", "Cargo.toml", "Cargo.lock", ".cargo"]
+    changed = git("status", "--porcelain", "--", *sources)
     return commit + ("-dirty" if changed else "")
 
 
