@@ -33,7 +33,7 @@ pub const FULL: i32 = 64;
 /// The weights of the features in centi-log-odds: on an empty board (fill 0), then on a full
 /// one (fill [`FULL`]), as `cargo run --release --example tune_eval` prints them for the data
 /// set. Between the two, each weight is interpolated by the fill.
-pub const WEIGHTS: [[i32; FEATURES]; 2] = [[30, 49, 64, -51, -60, 64], [0, -13, -4, 10, 0, 174]];
+pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-16, 52, 69, -57, -63, 58], [50, -11, -2, 10, 3, 176]];
 
 /// The pattern inputs' unit: a pattern's input is the share of the board's windows that show
 /// it, times this (so that a pattern on one window in sixteen weighs as a feature of 1).

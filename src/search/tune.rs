@@ -1,9 +1,11 @@
 //! Fitting the evaluation's weights: logistic regression of labelled positions' results on the
 //! evaluation's [`features`](super::eval::features) and the frequencies of its line
 //! [`patterns`](super::patterns), each split between the two rows of weights by the position's
-//! fill, as chess engines tune on labelled positions. The fit is Newton's method from zero
-//! weights with a light ridge penalty: no randomness and no learning rate, so the same data set
-//! always gives the same weights.
+//! fill, as chess engines tune on labelled positions. A proven position's target is its result;
+//! a game's position, the mean of the game's result and the win probability of a search of it
+//! when the data set gives one (a game's result alone says little about a position far from its
+//! end). The fit is Newton's method from zero weights with a light ridge penalty: no randomness
+//! and no learning rate, so the same data set always gives the same weights.
 
 use super::eval::{FEATURES, FULL, PATTERN_SCALE};
 use super::patterns::{PATTERNS, pattern_counts};
@@ -44,9 +46,25 @@ pub struct Sample {
     /// True when the solver proved the result; false when it is the result of the game the
     /// position was taken from.
     pub proven: bool,
+    /// A search's score of the position for the side to move, in hundredths of log-odds.
+    pub search: Option<i32>,
 }
 
 impl Sample {
+    /// What the fit predicts: 1 for a win of the side to move, 0 for a loss, and for a game's
+    /// position with a search score, [`SEARCH_SHARE`] of the score's win probability and the
+    /// rest of the game's result.
+    pub fn target(&self) -> f64 {
+        let result = f64::from(u8::from(self.wins));
+        match self.search {
+            Some(score) if !self.proven => {
+                let searched = logistic(f64::from(score) / 100.0);
+                SEARCH_SHARE * searched + (1.0 - SEARCH_SHARE) * result
+            }
+            _ => result,
+        }
+    }
+
     /// The regression's inputs that are not zero, as (input, value).
     fn inputs(&self) -> Vec<(usize, f64)> {
         let full = f64::from(self.fill) / f64::from(FULL);
@@ -85,10 +103,15 @@ impl BoardVisitor for Measure {
     }
 }
 
-/// Reads a data set: one `<label> <position string>` a line, blank lines and `#` comments
-/// skipped. The label is `W` or `L` when the solver proved that the side to move wins or
-/// loses, `w` or `l` when the side to move won or lost the game the position comes from. The
-/// error names the line.
+/// How much of a game's position's target is its search's win probability (the rest is the
+/// game's result).
+pub const SEARCH_SHARE: f64 = 0.5;
+
+/// Reads a data set: one `<label> <position string> [<score>]` a line, blank lines and `#`
+/// comments skipped; the score is a search's, in hundredths of log-odds for the side to move
+/// (`scripts/label-search.py` adds it). The label is `W` or `L` when the solver proved that the
+/// side to move wins or loses, `w` or `l` when the side to move won or lost the game the
+/// position comes from. The error names the line.
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -111,6 +134,16 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
                 ));
             }
         };
+        // A position string is a board and a side to move: a third word is the score.
+        let (fen, search) = match fen.rsplit_once(' ') {
+            Some((position, score)) if position.contains(' ') => {
+                let score = score.parse::<i32>().map_err(|_| {
+                    format!("line {at}: the search score is a whole number, not '{score}'")
+                })?;
+                (position, Some(score))
+            }
+            _ => (fen, None),
+        };
         let position = Position::from_fen(fen, Opening::Any, Capture::Straight)
             .map_err(|e| format!("line {at}: {e}"))?;
         let (features, fill, patterns, windows) = position.visit(Measure);
@@ -121,6 +154,7 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
             windows,
             wins,
             proven,
+            search,
         });
     }
     Ok(samples)
@@ -150,7 +184,7 @@ pub fn fit(samples: &[Sample]) -> Weights<f64> {
         let mut hessian = vec![0.0; INPUTS * INPUTS];
         for (sample, x) in samples.iter().zip(&inputs) {
             let p = logistic(dot(&weights, x));
-            let error = p - f64::from(u8::from(sample.wins));
+            let error = p - sample.target();
             let curvature = p * (1.0 - p);
             for &(i, xi) in x {
                 gradient[i] += error * xi;
@@ -309,6 +343,7 @@ mod tests {
                 windows: 64,
                 wins: false,
                 proven: true,
+                search: None,
             };
             let p = logistic(dot(&truth_weights, &sample.inputs()));
             sample.wins = (draw(1 << 53)) as f64 / (1u64 << 53) as f64 > 1.0 - p;
@@ -338,5 +373,18 @@ mod tests {
                 .starts_with("line 2: ")
         );
         assert!(read_samples("W").unwrap_err().starts_with("line 1: "));
+        assert_eq!(
+            read_samples("w 4/4/1bw1/4 b 12\nl 4/4/1bw1/4 b x1").unwrap_err(),
+            "line 2: the search score is a whole number, not 'x1'"
+        );
+    }
+
+    #[test]
+    fn a_search_score_moves_a_games_target_halfway_and_a_proofs_not_at_all() {
+        let samples =
+            read_samples("w 4/4/1bw1/4 b 0\nl 4/4/1bw1/4 b\nW 4/4/1bw1/4 b -300").unwrap();
+        let targets: Vec<f64> = samples.iter().map(Sample::target).collect();
+        assert_eq!(samples[0].search, Some(0));
+        assert_eq!(targets, [0.75, 0.0, 1.0]);
     }
 }

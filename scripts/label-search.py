@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Adds a search's score to each game-result line of an evaluation data set.
+
+Usage: scripts/label-search.py [--engine PATH] [--nodes N] [--parts K] SRC > DST
+
+Every `w`/`l` line of SRC (`<label> <position string>`, see `cargo run --example eval_data`)
+is searched by the engine with `go nodes N` and written as `<label> <position string>
+<score>`, the score in hundredths of log-odds for the side to move (a forced win or loss as
++3000 or -3000); proven lines (`W`/`L`), blank lines and comments are copied as they are, in
+the same order. K engines (one per core by default) each take every K-th line, each with its
+own table carried from line to line, so the same SRC, N, K and engine build give the same
+scores: the search has no clock under `go nodes`. `konane::search::tune` fits the evaluation
+to the mean of the game's result and the score's win probability.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import threading
+
+
+def score_of(info):
+    """The score of an `info ... score cp N` or `score mate N` line, or None."""
+    words = info.split()
+    if "score" not in words:
+        return None
+    at = words.index("score")
+    kind, value = words[at + 1], int(words[at + 2])
+    if kind == "cp":
+        return value
+    return 3000 if value > 0 else -3000
+
+
+def label_part(engine, nodes, lines, part, parts, scores):
+    """Searches every parts-th unproven line from `part` on, storing scores by line index."""
+    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True, bufsize=1)
+    try:
+        def send(command):
+            process.stdin.write(command + "\n")
+
+        send("uci")
+        send("setoption name Opening value any")
+        send("isready")
+        for reply in process.stdout:
+            if reply.startswith("readyok"):
+                break
+        for index in range(part, len(lines), parts):
+            label, _, position = lines[index].partition(" ")
+            if label not in ("w", "l"):
+                continue
+            send("position fen " + position)
+            send("go nodes %d" % nodes)
+            score = None
+            for reply in process.stdout:
+                if reply.startswith("info"):
+                    score = score_of(reply) if score_of(reply) is not None else score
+                elif reply.startswith("bestmove"):
+                    break
+            if score is None:
+                raise RuntimeError("line %d: the engine gave no score" % (index + 1))
+            scores[index] = score
+        send("quit")
+    finally:
+        process.stdin.close()
+        process.wait(timeout=10)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("src")
+    parser.add_argument("--engine", default="target/release/konane-engine")
+    parser.add_argument("--nodes", type=int, default=150000)
+    parser.add_argument("--parts", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    with open(args.src) as source:
+        lines = [line.rstrip("\n") for line in source]
+    scores = {}
+    errors = []
+
+    def run(part):
+        try:
+            label_part(args.engine, args.nodes, lines, part, args.parts, scores)
+        except Exception as error:  # reported below, after every part has stopped
+            errors.append(str(error))
+
+    workers = [threading.Thread(target=run, args=(part,)) for part in range(args.parts)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        sys.exit("label-search: " + "; ".join(errors))
+    for index, line in enumerate(lines):
+        print(line if index not in scores else "%s %d" % (line, scores[index]))
+
+
+if __name__ == "__main__":
+    main()
