@@ -4,7 +4,8 @@
 //! src/search/pattern_weights.rs.
 //!
 //! Usage: cargo run --release --example tune_eval -- [DATA]
-//!        (default scripts/data/eval-positions.txt, made by the eval_data example)
+//!        (default scripts/data/eval-positions.txt, made by the eval_data example, its game
+//!        positions scored by scripts/label-search.py)
 
 use konane::search::eval::{FEATURE_NAMES, PATTERN_WEIGHTS, WEIGHTS};
 use konane::search::tune;
