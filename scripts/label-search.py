@@ -54,7 +54,8 @@ def label_part(engine, nodes, lines, part, parts, scores):
             score = None
             for reply in process.stdout:
                 if reply.startswith("info"):
-                    score = score_of(reply) if score_of(reply) is not None else score
+                    found = score_of(reply)
+                    score = score if found is None else found
                 elif reply.startswith("bestmove"):
                     break
             if score is None:
@@ -63,7 +64,11 @@ def label_part(engine, nodes, lines, part, parts, scores):
         send("quit")
     finally:
         process.stdin.close()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def main():
