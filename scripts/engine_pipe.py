@@ -17,13 +17,24 @@ class Engine:
 
     def read_until(self, prefix):
         """The first line that starts with `prefix`; the lines before it are skipped."""
+        return self.read_lines_until(prefix)[-1]
+
+    def read_lines_until(self, prefix):
+        """The lines up to and including the first that starts with `prefix`."""
+        lines = []
         while True:
             line = self.process.stdout.readline()
             if not line:
                 sys.exit("the engine closed its output")
+            lines.append(line)
             if line.startswith(prefix):
-                return line
+                return lines
 
     def quit(self):
+        """Sends `quit`; an engine still running 10 s later is killed."""
         self.send("quit")
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()

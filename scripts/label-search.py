@@ -14,9 +14,10 @@ to the mean of the game's result and the score's win probability.
 """
 import argparse
 import os
-import subprocess
 import sys
 import threading
+
+from engine_pipe import Engine
 
 
 def score_of(info):
@@ -33,42 +34,23 @@ def score_of(info):
 
 def label_part(engine, nodes, lines, part, parts, scores):
     """Searches every parts-th unproven line from `part` on, storing scores by line index."""
-    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, bufsize=1)
-    try:
-        def send(command):
-            process.stdin.write(command + "\n")
-
-        send("uci")
-        send("setoption name Opening value any")
-        send("isready")
-        for reply in process.stdout:
-            if reply.startswith("readyok"):
-                break
-        for index in range(part, len(lines), parts):
-            label, _, position = lines[index].partition(" ")
-            if label not in ("w", "l"):
-                continue
-            send("position fen " + position)
-            send("go nodes %d" % nodes)
-            score = None
-            for reply in process.stdout:
-                if reply.startswith("info"):
-                    found = score_of(reply)
-                    score = score if found is None else found
-                elif reply.startswith("bestmove"):
-                    break
-            if score is None:
-                raise RuntimeError("line %d: the engine gave no score" % (index + 1))
-            scores[index] = score
-        send("quit")
-    finally:
-        process.stdin.close()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    engine = Engine(engine)
+    engine.send("uci")
+    engine.send("setoption name Opening value any")
+    engine.send("isready")
+    engine.read_until("readyok")
+    for index in range(part, len(lines), parts):
+        label, _, position = lines[index].partition(" ")
+        if label not in ("w", "l"):
+            continue
+        engine.send("position fen " + position)
+        engine.send("go nodes %d" % nodes)
+        found = [score_of(line) for line in engine.read_lines_until("bestmove")]
+        found = [score for score in found if score is not None]
+        if not found:
+            raise RuntimeError("line %d: the engine gave no score" % (index + 1))
+        scores[index] = found[-1]
+    engine.quit()
 
 
 def main():
@@ -86,7 +68,7 @@ def main():
     def run(part):
         try:
             label_part(args.engine, args.nodes, lines, part, args.parts, scores)
-        except Exception as error:  # reported below, after every part has stopped
+        except (Exception, SystemExit) as error:  # reported below, once every part has stopped
             errors.append(str(error))
 
     workers = [threading.Thread(target=run, args=(part,)) for part in range(args.parts)]
