@@ -145,6 +145,7 @@ impl Reader for EngineReader {
             Command::PonderHit => self.flags.pondering.store(false, Ordering::SeqCst),
             _ => self.flags.stop.store(true, Ordering::SeqCst),
         }
+        self.flags.ponder_ended.store(true, Ordering::SeqCst);
     }
 
     /// Armed here, not on the engine thread, so that a `stop` sent right after `go` or
@@ -154,6 +155,7 @@ impl Reader for EngineReader {
             Command::Go(go) => {
                 self.flags.stop.store(false, Ordering::SeqCst);
                 self.flags.pondering.store(go.ponder, Ordering::SeqCst);
+                self.flags.ponder_ended.store(false, Ordering::SeqCst);
                 self.busy.store(true, Ordering::SeqCst);
             }
             Command::Bench(_) => {
@@ -367,18 +369,49 @@ impl EngineThread {
 
     /// Under a time limit, in a small position, tries to prove a win before the search, taking
     /// at most [`exact::PROOF_SHARE`] of the budget counted from `started`. A win is reported
-    /// as `score mate N`.
-    fn attempt_proof(&mut self, go: &Go, overhead: Duration, started: Instant) -> Attempt {
-        if go.ponder || go.infinite || !go.search_moves.is_empty() {
-            return Attempt::default();
+    /// as `score mate N`. Pondering, the proof runs on the opponent's time until `ponderhit`,
+    /// then for the same share of the budget counted from there. Returns the attempt and when
+    /// our clock started (`started`, or the `ponderhit` that came during the proof).
+    fn attempt_proof(
+        &mut self,
+        go: &Go,
+        overhead: Duration,
+        started: Instant,
+    ) -> (Attempt, Instant) {
+        if go.infinite || !go.search_moves.is_empty() {
+            return (Attempt::default(), started);
         }
         let Some(budget) = search::budget(&self.setup.position, &self.limits(go), overhead) else {
-            return Attempt::default();
+            return (Attempt::default(), started);
         };
-        let deadline = started + budget.soft.mul_f64(exact::PROOF_SHARE);
-        let attempt = self
-            .exact
-            .attempt(&self.setup.position, deadline, &self.flags.stop);
+        let share = budget.soft.mul_f64(exact::PROOF_SHARE);
+        let position = self.setup.position;
+        let (attempt, clock_started) = if go.ponder {
+            let pondered = self
+                .exact
+                .ponder(&position, share, &self.flags.ponder_ended);
+            let hit = self.flags.ponder_ended.load(Ordering::SeqCst)
+                && !self.flags.pondering.load(Ordering::SeqCst)
+                && !self.flags.stop.load(Ordering::SeqCst);
+            if hit && pondered.win.is_none() {
+                // `ponderhit` stopped the proof: it goes on under our clock, its table kept.
+                let now = Instant::now();
+                let mut attempt = self.exact.attempt(&position, now + share, &self.flags.stop);
+                for mv in pondered.losing {
+                    if !attempt.losing.contains(&mv) {
+                        attempt.losing.push(mv);
+                    }
+                }
+                (attempt, now)
+            } else {
+                (pondered, started)
+            }
+        } else {
+            let attempt = self
+                .exact
+                .attempt(&position, started + share, &self.flags.stop);
+            (attempt, started)
+        };
         if let Some(win) = attempt.win {
             let elapsed = started.elapsed();
             let millis = elapsed.as_millis().max(1) as u64;
@@ -392,7 +425,7 @@ impl EngineThread {
                 win.best
             ));
         }
-        attempt
+        (attempt, clock_started)
     }
 
     fn go(&mut self, go: &Go) {
@@ -421,12 +454,18 @@ impl EngineThread {
             lines: self.options.lines,
         };
         // Exact play is full strength's alone.
-        let attempt = if settings.skill == skill::FULL {
+        let (attempt, started) = if settings.skill == skill::FULL {
             self.attempt_proof(go, settings.move_overhead, started)
         } else {
-            Attempt::default()
+            (Attempt::default(), started)
         };
         if let Some(win) = attempt.win {
+            // UCI: after `go ponder`, bestmove waits for `ponderhit` or `stop`.
+            while self.flags.pondering.load(Ordering::SeqCst)
+                && !self.flags.stop.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
             self.finished_long_command();
             self.output.line(&format!("bestmove {}", win.best));
             return;

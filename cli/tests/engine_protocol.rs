@@ -628,6 +628,52 @@ fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
 }
 
 #[test]
+fn a_pondering_engine_proves_on_the_opponents_time_and_plays_the_proof_at_ponderhit() {
+    // The 24-stone position above: Black to move and win.
+    let opening = "f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6";
+    let mut position =
+        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
+            .unwrap();
+    for mv in opening.split(' ') {
+        position.play(mv.parse().unwrap()).unwrap();
+    }
+    let winning = winning_moves(&position);
+    let mut e = engine();
+    e.send("setoption name Width value 6");
+    e.send("setoption name Height value 6");
+    e.send("setoption name Ponder value true");
+    for end in ["ponderhit", "stop"] {
+        e.send(&format!("position startpos moves {opening}"));
+        e.send("go ponder wtime 60000 btime 60000");
+        // The proof's line (the search's lines name a seldepth) comes while pondering, and
+        // bestmove waits for the end of the ponder.
+        let lines = e.until(|l| l.contains(" score mate "));
+        assert!(!lines.last().unwrap().contains(" seldepth "), "{lines:?}");
+        assert!(!e.sync().iter().any(|l| l.starts_with("bestmove")));
+        e.send(end);
+        let lines = e.until(|l| l.starts_with("bestmove"));
+        assert!(winning.contains(&bestmove(&lines).to_string()), "{lines:?}");
+        assert!(e.sync().is_empty(), "one bestmove only");
+    }
+    // 27 stones, a proof of some 250,000 nodes: `ponderhit` at once stops the proof on the
+    // opponent's time and it goes on under our clock; the move comes, and it is legal.
+    let critical = "d3 c3 d1d3 d4d2 f1d1 e3e1 d1d3 f4d4 b1d1";
+    let mut position =
+        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
+            .unwrap();
+    for mv in critical.split(' ') {
+        position.play(mv.parse().unwrap()).unwrap();
+    }
+    e.send(&format!("position startpos moves {critical}"));
+    e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
+    e.send("ponderhit");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let mv: Move = bestmove(&lines).split(' ').next().unwrap().parse().unwrap();
+    assert!(position.play(mv).is_ok(), "{lines:?}");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
 fn multipv_works_at_every_skill_level() {
     let mut e = engine();
     e.send("uci");

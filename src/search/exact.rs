@@ -121,8 +121,27 @@ impl Exact {
         deadline: Instant,
         stop: &AtomicBool,
     ) -> Attempt {
-        let stones = position.stone_total() as usize;
         let time = deadline.saturating_duration_since(Instant::now());
+        self.attempt_sized(position, time, Some(deadline), stop)
+    }
+
+    /// Tries to prove a win in `position` while pondering: in the positions an attempt of
+    /// `time` would try, with no deadline, until the proof is done or `stop` is set (by
+    /// `ponderhit` or `stop`).
+    pub fn ponder(&mut self, position: &Position, time: Duration, stop: &AtomicBool) -> Attempt {
+        self.attempt_sized(position, time, None, stop)
+    }
+
+    /// An attempt sized for `time` (which positions are tried, how many regions valued), that
+    /// ends at `deadline` if there is one.
+    fn attempt_sized(
+        &mut self,
+        position: &Position,
+        time: Duration,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+    ) -> Attempt {
+        let stones = position.stone_total() as usize;
         if position.is_game_over() {
             return Attempt::default();
         }
@@ -136,9 +155,12 @@ impl Exact {
         let Some((_, table)) = self.table.as_mut() else {
             return Attempt::default();
         };
-        let solution = Solver::new(table, stop)
-            .with_deadline(deadline)
-            .solve(position, false);
+        let solver = Solver::new(table, stop);
+        let mut solver = match deadline {
+            Some(deadline) => solver.with_deadline(deadline),
+            None => solver,
+        };
+        let solution = solver.solve(position, false);
         let win = match (solution.wins, solution.best(), solution.plies) {
             (Some(true), Some(best), Some(plies)) => Some(ProvenWin {
                 best,

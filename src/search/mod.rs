@@ -83,6 +83,8 @@ pub struct Flags {
     pub stop: AtomicBool,
     /// True while the search is pondering: time limits wait until it is cleared (`ponderhit`).
     pub pondering: AtomicBool,
+    /// Set by `ponderhit` and `stop`: ends a proof attempted while pondering.
+    pub ponder_ended: AtomicBool,
 }
 
 /// What every search thread shares: the table and the flags.
