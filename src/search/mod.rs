@@ -284,6 +284,10 @@ impl BoardVisitor for RootSearch<'_> {
 const FUTILITY_DEPTH: i32 = 3;
 /// Reverse futility's margin per ply of depth, in centi-log-odds.
 const FUTILITY_MARGIN: i32 = 80;
+/// The deepest node late move pruning applies to.
+const LATE_PRUNING_DEPTH: i32 = 3;
+/// Late move pruning searches the first `LATE_MOVES_KEPT + depth * depth` moves of the order.
+const LATE_MOVES_KEPT: usize = 3;
 
 /// How many plies shallower a late quiet move (the `n`th in the order, from 0) is searched
 /// first at `depth`: none before the fourth move or below depth 3, then more the deeper the
@@ -612,6 +616,20 @@ impl<'a> Searcher<'a> {
         let mut best_index = 0;
         for (n, &(_, i)) in order.iter().enumerate() {
             let mv = moves[i];
+            // Late move pruning: near the leaves, off the principal variation, once a move
+            // has scored better than a loss, the quiet moves ordered after the first few are
+            // not searched (the table's move and the killers come first, so the rest of the
+            // order is quiet too).
+            if !is_pv
+                && ply > 0
+                && depth <= LATE_PRUNING_DEPTH
+                && n >= LATE_MOVES_KEPT + (depth * depth) as usize
+                && best > -MATE_BOUND
+                && Some(mv) != hash_move
+                && !killers.contains(&Some(mv))
+            {
+                break;
+            }
             let mut child = *board;
             child.play_unchecked(mv);
             let (black_changes, white_changes) = Accumulator::changes(board, &child);
