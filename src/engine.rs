@@ -460,12 +460,8 @@ impl EngineThread {
             (Attempt::default(), started)
         };
         if let Some(win) = attempt.win {
-            // UCI: after `go ponder`, bestmove waits for `ponderhit` or `stop`.
-            while self.flags.pondering.load(Ordering::SeqCst)
-                && !self.flags.stop.load(Ordering::SeqCst)
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            // No proof is tried under `go infinite`: a ponder alone holds bestmove back.
+            self.flags.wait_for_the_end_of_thinking(false);
             self.finished_long_command();
             self.output.line(&format!("bestmove {}", win.best));
             return;

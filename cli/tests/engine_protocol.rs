@@ -597,16 +597,24 @@ fn winning_moves(position: &Position) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
-    // 24 stones on 6x6, Black to move and win: the solver proves it in about 500 nodes.
-    let opening = "f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6";
-    let mut position =
-        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
-            .unwrap();
-    for mv in opening.split(' ') {
+/// 24 stones on 6x6 after these moves, Black to move and win: the solver proves it in about
+/// 500 nodes.
+const QUICK_WIN_6X6: &str = "f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6";
+
+/// The 6x6 position after `moves` from the start.
+fn six_by_six(moves: &str) -> Position {
+    let rules = Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap();
+    let mut position = Position::start(rules).unwrap();
+    for mv in moves.split(' ') {
         position.play(mv.parse().unwrap()).unwrap();
     }
+    position
+}
+
+#[test]
+fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
+    let opening = QUICK_WIN_6X6;
+    let position = six_by_six(opening);
     let winning = winning_moves(&position);
     assert!(!winning.is_empty());
     let mut e = engine();
@@ -629,14 +637,8 @@ fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
 
 #[test]
 fn a_pondering_engine_proves_on_the_opponents_time_and_plays_the_proof_at_ponderhit() {
-    // The 24-stone position above: Black to move and win.
-    let opening = "f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6";
-    let mut position =
-        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
-            .unwrap();
-    for mv in opening.split(' ') {
-        position.play(mv.parse().unwrap()).unwrap();
-    }
+    let opening = QUICK_WIN_6X6;
+    let position = six_by_six(opening);
     let winning = winning_moves(&position);
     let mut e = engine();
     e.send("setoption name Width value 6");
@@ -658,12 +660,7 @@ fn a_pondering_engine_proves_on_the_opponents_time_and_plays_the_proof_at_ponder
     // 27 stones, a proof of some 250,000 nodes: `ponderhit` at once stops the proof on the
     // opponent's time and it goes on under our clock; the move comes, and it is legal.
     let critical = "d3 c3 d1d3 d4d2 f1d1 e3e1 d1d3 f4d4 b1d1";
-    let mut position =
-        Position::start(Rules::new(6, 6, Opening::Traditional, Capture::Straight).unwrap())
-            .unwrap();
-    for mv in critical.split(' ') {
-        position.play(mv.parse().unwrap()).unwrap();
-    }
+    let mut position = six_by_six(critical);
     e.send(&format!("position startpos moves {critical}"));
     e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
     e.send("ponderhit");

@@ -87,6 +87,18 @@ pub struct Flags {
     pub ponder_ended: AtomicBool,
 }
 
+impl Flags {
+    /// Waits, as UCI asks before `bestmove`, until `stop`, or until `ponderhit` while
+    /// pondering; with `infinite` (after `go infinite`) only `stop` ends the wait.
+    pub fn wait_for_the_end_of_thinking(&self, infinite: bool) {
+        while !self.stop.load(Ordering::Relaxed)
+            && (infinite || self.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
 /// What every search thread shares: the table and the flags.
 #[derive(Clone, Copy)]
 pub struct Shared<'a> {
@@ -265,12 +277,9 @@ impl BoardVisitor for RootSearch<'_> {
             }
             let unbounded = self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed);
             if unbounded && outcome.best.is_some() {
-                // UCI: after `go infinite` or `go ponder`, bestmove waits for `stop` or `ponderhit`.
-                while !shared.flags.stop.load(Ordering::Relaxed)
-                    && (self.limits.infinite || shared.flags.pondering.load(Ordering::Relaxed))
-                {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                shared
+                    .flags
+                    .wait_for_the_end_of_thinking(self.limits.infinite);
             }
             helpers_stop.store(true, Ordering::Relaxed);
             searcher.flush_nodes();
