@@ -17,7 +17,13 @@ the solves already there, so it resumes where the last one stopped. Within one h
 and starting side, widths are solved in order and the series stops at the first solve that
 runs out of time.
 
+With --tables DIR each solve keeps its table of proven results in DIR (saved every ten minutes
+and when the solve ends), so a solve stopped by the end of a sitting, or by a kill, goes on
+from that table in the next run: an unfinished solve whose table is there is tried again, and
+its record then counts the nodes and seconds of its last run only ("resumed": true).
+
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--time 600] [--threads 1]
+                         [--tables DIR]
        scripts/narrow.py --table     (the README's tables, from the results so far)
        scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
                                      (each setup's value by `konane-engine value`, as a table)
@@ -62,10 +68,12 @@ def fen(setup, width, height, side):
     return "/".join(ranks) + " " + side
 
 
-def solve(engine, position, width, height, seconds, threads):
+def solve(engine, position, width, height, seconds, threads, table_file=None):
     """Runs one solve; returns (winner or None on timeout, nodes, seconds)."""
     command = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
                "--fen", position, "--threads", str(threads), "--time", str(seconds)]
+    if table_file:
+        command += ["--table", str(table_file)]
     done = subprocess.run(command, capture_output=True, text=True)
     winner = re.search(r"^winner: (\w+)", done.stdout, re.M)
     stats = re.search(r"nodes (\d+), time ([\d.]+) s", done.stderr)
@@ -176,6 +184,8 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
     parser.add_argument("--table", action="store_true", help="print the tables and stop")
+    parser.add_argument("--tables", type=pathlib.Path,
+                        help="keep each solve's proof table in this folder, to resume it")
     parser.add_argument("--values", action="store_true", help="print the setups' values")
     args = parser.parse_args()
     if args.values:
@@ -201,15 +211,23 @@ def main():
                         continue
                     key = (height, width, setup, side)
                     record = done.get(key)
-                    if record is None or (record["winner"] is None and record["limit"] < args.time):
+                    table_file = (args.tables / f"{width}x{height}-{setup}-{side}.table"
+                                  if args.tables else None)
+                    resumed = bool(table_file and table_file.exists())
+                    if record is None or (record["winner"] is None
+                                          and (record["limit"] < args.time or resumed)):
                         position = fen(setup, width, height, side)
+                        if table_file:
+                            args.tables.mkdir(parents=True, exist_ok=True)
                         winner, nodes, seconds = solve(args.engine, position, width, height,
-                                                       args.time, args.threads)
+                                                       args.time, args.threads, table_file)
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
                                   "seconds": seconds, "limit": args.time,
                                   "threads": args.threads, "command": command,
                                   "build": engine_build}
+                        if resumed:
+                            record["resumed"] = True
                         with RESULTS.open("a") as out:
                             out.write(json.dumps(record) + "\n")
                         print(f"{width}x{height} {setup} {side} to move: "

@@ -7,6 +7,7 @@ use crate::protocol::game::{GameSetup, RULE_OPTIONS};
 use crate::protocol::io::{Output, Queued, Reader, read_commands};
 use crate::protocol::options::{EngineOption, OptionError, judge};
 use crate::protocol::{Command, Go};
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
 use crate::search::exact::{self, Attempt, Exact};
@@ -415,14 +416,17 @@ impl EngineThread {
         if let Some(win) = attempt.win {
             let elapsed = started.elapsed();
             let millis = elapsed.as_millis().max(1) as u64;
+            let line = match win.reply {
+                Some(reply) => format!("{} {reply}", win.best),
+                None => win.best.to_string(),
+            };
             self.output.line(&format!(
-                "info depth {} score mate {} nodes {} nps {} time {} pv {}",
+                "info depth {} score mate {} nodes {} nps {} time {} pv {line}",
                 win.mate_in * 2 - 1,
                 win.mate_in,
                 win.nodes,
                 win.nodes * 1000 / millis,
                 elapsed.as_millis(),
-                win.best
             ));
         }
         (attempt, clock_started)
@@ -463,7 +467,7 @@ impl EngineThread {
             // No proof is tried under `go infinite`: a ponder alone holds bestmove back.
             self.flags.wait_for_the_end_of_thinking(false);
             self.finished_long_command();
-            self.output.line(&format!("bestmove {}", win.best));
+            self.bestmove(Some(win.best), win.reply);
             return;
         }
         let mut limits = self.limits(go);
@@ -523,8 +527,14 @@ impl EngineThread {
             outcome.nodes,
             started.elapsed().as_millis()
         );
-        let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
-        let ponder = match (self.dialect, outcome.ponder) {
+        self.bestmove(outcome.best, outcome.ponder);
+    }
+
+    /// Sends `bestmove` (`0000` when there is no move), naming the reply to ponder on where
+    /// the dialect has it.
+    fn bestmove(&self, best: Option<Move>, reply: Option<Move>) {
+        let best = best.map_or("0000".to_string(), |m| m.to_string());
+        let ponder = match (self.dialect, reply) {
             (Dialect::Uci, Some(reply)) => format!(" ponder {reply}"),
             _ => String::new(),
         };

@@ -10,8 +10,24 @@ fn engine() -> Piped {
     Piped::start(env!("CARGO_BIN_EXE_konane-engine"), &[])
 }
 
+/// The move of the last line, `bestmove <move> [ponder <reply>]`.
 fn bestmove(lines: &[String]) -> &str {
-    lines.last().unwrap().strip_prefix("bestmove ").unwrap()
+    let words = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    words.split(' ').next().unwrap()
+}
+
+/// The reply the last line, `bestmove <move> [ponder <reply>]`, names to ponder on.
+fn ponder_move(lines: &[String]) -> Option<&str> {
+    lines.last().unwrap().split(" ponder ").nth(1)
+}
+
+/// Checks that `bestmove` is legal in `position` and the ponder reply it names (which it must)
+/// is legal after it.
+fn assert_move_and_ponder_legal(position: &Position, lines: &[String]) {
+    let mut after = *position;
+    after.play(bestmove(lines).parse().unwrap()).unwrap();
+    let reply: Move = ponder_move(lines).expect("a ponder move").parse().unwrap();
+    assert!(after.legal_moves().contains(&reply), "{lines:?}");
 }
 
 #[test]
@@ -633,6 +649,14 @@ fn a_30_ms_move_proves_a_quick_win_and_plays_it() {
         winning.contains(&bestmove(&lines).to_string()),
         "{lines:?} not in {winning:?}"
     );
+    // The proof names the reply to expect, in the mate line and as the move to ponder on.
+    assert_move_and_ponder_legal(&position, &lines);
+    let reply = ponder_move(&lines).unwrap();
+    let mate = lines.iter().find(|l| l.contains(" score mate ")).unwrap();
+    assert!(
+        mate.ends_with(&format!(" pv {} {reply}", bestmove(&lines))),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -655,6 +679,7 @@ fn a_pondering_engine_proves_on_the_opponents_time_and_plays_the_proof_at_ponder
         e.send(end);
         let lines = e.until(|l| l.starts_with("bestmove"));
         assert!(winning.contains(&bestmove(&lines).to_string()), "{lines:?}");
+        assert_move_and_ponder_legal(&position, &lines);
         assert!(e.sync().is_empty(), "one bestmove only");
     }
     // 27 stones, a proof of some 250,000 nodes: `ponderhit` at once stops the proof on the

@@ -7,7 +7,7 @@
 use crate::rules::Rules;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::solve::{MoveResult, ProofTable, Solver};
+use crate::solve::{MoveResult, Proof, ProofTable, Solver};
 use crate::value::Values;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -57,6 +57,9 @@ const MOST_KEPT: u64 = 1_000_000;
 pub struct ProvenWin {
     /// A winning move.
     pub best: Move,
+    /// The opponent's reply to expect after `best` (the move to ponder on); `None` when the
+    /// opponent has no move.
+    pub reply: Option<Move>,
     /// Our moves until the opponent has none, at most (the `N` of `mate N`).
     pub mate_in: u32,
     /// Nodes the proof took.
@@ -164,6 +167,7 @@ impl Exact {
         let win = match (solution.wins, solution.best(), solution.plies) {
             (Some(true), Some(best), Some(plies)) => Some(ProvenWin {
                 best,
+                reply: expected_reply(position, best, |after| solver.proven(after)),
                 mate_in: u32::from(plies).div_ceil(2),
                 nodes: solution.nodes,
             }),
@@ -210,6 +214,7 @@ impl Exact {
                 return Some(Attempt {
                     win: Some(ProvenWin {
                         best: mv,
+                        reply: after.legal_moves().first().copied(),
                         mate_in: 1 + plies.div_ceil(2),
                         nodes: self.values.positions() - before,
                     }),
@@ -220,6 +225,30 @@ impl Exact {
         }
         Some(Attempt { win: None, losing })
     }
+}
+
+/// The reply to expect after our proven winning move `best`: every reply loses, and a defender
+/// holds out longest, so the reply after which `proven` (the proof table) gives our win the most
+/// plies; the first reply when it knows none of them. `None` when the opponent has no move.
+fn expected_reply(
+    position: &Position,
+    best: Move,
+    proven: impl Fn(&Position) -> Option<Proof>,
+) -> Option<Move> {
+    let mut after = *position;
+    after.play_unchecked(best);
+    let replies = after.legal_moves();
+    let plies_after = |reply: &Move| {
+        let mut next = after;
+        next.play_unchecked(*reply);
+        proven(&next).map_or(0, |proof| proof.plies)
+    };
+    // `max_by_key` keeps the last of equals; the first reply is wanted among those unknown.
+    replies
+        .iter()
+        .rev()
+        .max_by_key(|reply| plies_after(reply))
+        .copied()
 }
 
 #[cfg(test)]
@@ -260,6 +289,48 @@ mod tests {
         // Past the deadline nothing is proven.
         let attempt = exact.attempt(&six_by_six("c4 c3"), Instant::now(), &stop);
         assert_eq!(attempt, Attempt::default());
+    }
+
+    #[test]
+    fn the_reply_expected_after_a_win_is_the_one_the_table_says_holds_out_longest() {
+        let won = six_by_six("f1 f2 d1f1 d2f2 e4e2 b2d2 b1d1 c3e3 c4e4 d6d4 e2c2 b6d6");
+        let mut exact = Exact::new();
+        let far = Instant::now() + Duration::from_secs(60);
+        let win = exact
+            .attempt(&won, far, &AtomicBool::new(false))
+            .win
+            .unwrap();
+        let best = win.best;
+        let mut after = won;
+        after.play(best).unwrap();
+        let replies = after.legal_moves();
+        assert!(replies.len() >= 2, "{replies:?}");
+        let after_reply = |reply: Move| {
+            let mut next = after;
+            next.play(reply).unwrap();
+            next
+        };
+        // Nothing known: the first reply.
+        assert_eq!(expected_reply(&won, best, |_| None), Some(replies[0]));
+        // The second reply holds out longest; the first is known to be short.
+        let (short, long) = (after_reply(replies[0]), after_reply(replies[1]));
+        let table = |position: &Position| {
+            let plies = if *position == short {
+                3
+            } else if *position == long {
+                9
+            } else {
+                return None;
+            };
+            Some(Proof { wins: true, plies })
+        };
+        assert_eq!(expected_reply(&won, best, table), Some(replies[1]));
+        // A real attempt names a legal reply.
+        assert!(replies.contains(&win.reply.unwrap()));
+        // No reply at all: none expected.
+        let quick = Position::from_fen("4/4/1bw1/4 b", Opening::Any, Capture::Straight).unwrap();
+        let jump = quick.legal_moves()[0];
+        assert_eq!(expected_reply(&quick, jump, |_| None), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::table::Key;
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::mix::splitmix64;
+use crate::rules::position::Position;
 use crate::rules::square::Color;
 use crate::rules::{Rules, Symmetry};
 
@@ -106,6 +107,39 @@ impl<B: Bits> Keys<B> {
             occupancy.digest() | side
         } else {
             splitmix64(occupancy.digest() ^ side)
+        }
+    }
+}
+
+/// Position keys of one board size at whichever bitboard width its positions use.
+pub enum PositionKeys {
+    Small(Keys<u64>),
+    Medium(Keys<u128>),
+    Large(Keys<crate::rules::bits::Wide>),
+}
+
+impl PositionKeys {
+    /// The keys of positions of `rules`' board size.
+    pub fn new(rules: Rules) -> PositionKeys {
+        if rules.area() <= u64::CAPACITY {
+            PositionKeys::Small(Keys::new(rules))
+        } else if rules.area() <= u128::CAPACITY {
+            PositionKeys::Medium(Keys::new(rules))
+        } else {
+            PositionKeys::Large(Keys::new(rules))
+        }
+    }
+
+    /// The key of `position`, a position of this board size.
+    pub fn key(&self, position: &Position) -> Key {
+        fn of<B: Bits>(keys: &Keys<B>, board: &Board<B>) -> Key {
+            keys.key(&keys.images(board), board)
+        }
+        match (self, position) {
+            (PositionKeys::Small(keys), Position::Small(board)) => of(keys, board),
+            (PositionKeys::Medium(keys), Position::Medium(board)) => of(keys, board),
+            (PositionKeys::Large(keys), Position::Large(board)) => of(keys, board),
+            _ => unreachable!("the keys and the positions are of one board size"),
         }
     }
 }

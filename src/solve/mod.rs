@@ -13,7 +13,7 @@ use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use keys::Keys;
+use keys::{Keys, PositionKeys};
 use search::{BUSY_SLOTS, Order, Search, Shared, longer};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -149,6 +149,13 @@ impl<'a> Solver<'a> {
     /// The stored results so far.
     pub fn stored(&self) -> u64 {
         self.table.stored()
+    }
+
+    /// What the table holds of `position`: its proof, if it was proven and the entry has not
+    /// been overwritten since.
+    pub fn proven(&self, position: &Position) -> Option<Proof> {
+        self.table
+            .probe(PositionKeys::new(position.rules()).key(position))
     }
 
     /// Solves `position`: with `all`, proves every root move; otherwise stops at the first

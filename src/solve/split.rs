@@ -8,16 +8,14 @@
 //! it; `run` skips a job whose result can no longer matter.
 
 use super::ProofTable;
-use super::keys::Keys;
+use super::keys::PositionKeys;
 use super::report::solve_position;
 use super::search::{Order, order_score};
 use super::table::Key;
-use crate::rules::bits::Bits;
-use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
-use crate::rules::{Capture, Opening, Rules};
+use crate::rules::{Capture, Opening};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::io::Write;
@@ -537,40 +535,10 @@ fn value_of(
     value
 }
 
-/// Position keys of one board size at whichever bitboard width its positions use.
-enum PositionKeys {
-    Small(Keys<u64>),
-    Medium(Keys<u128>),
-    Large(Keys<crate::rules::bits::Wide>),
-}
-
-impl PositionKeys {
-    fn new(rules: Rules) -> PositionKeys {
-        if rules.area() <= u64::CAPACITY {
-            PositionKeys::Small(Keys::new(rules))
-        } else if rules.area() <= u128::CAPACITY {
-            PositionKeys::Medium(Keys::new(rules))
-        } else {
-            PositionKeys::Large(Keys::new(rules))
-        }
-    }
-
-    fn key(&self, position: &Position) -> Key {
-        fn of<B: Bits>(keys: &Keys<B>, board: &Board<B>) -> Key {
-            keys.key(&keys.images(board), board)
-        }
-        match (self, position) {
-            (PositionKeys::Small(keys), Position::Small(board)) => of(keys, board),
-            (PositionKeys::Medium(keys), Position::Medium(board)) => of(keys, board),
-            (PositionKeys::Large(keys), Position::Large(board)) => of(keys, board),
-            _ => unreachable!("the keys and the positions are of one board size"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rules;
 
     #[test]
     fn a_job_list_is_numbers_ranges_or_all() {
