@@ -289,6 +289,16 @@ impl BoardVisitor for RootSearch<'_> {
     }
 }
 
+/// History scores stay strictly within +/- this bound (well below the killers' sort key).
+const HISTORY_LIMIT: i32 = 1 << 14;
+
+/// Moves a history score by `bonus` (negative for a malus), less the more the score already
+/// leans that way, so that it stays within [`HISTORY_LIMIT`] and old results fade.
+fn update_history(slot: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
+    *slot += bonus - *slot * bonus.abs() / HISTORY_LIMIT;
+}
+
 /// The deepest node reverse futility pruning cuts.
 const FUTILITY_DEPTH: i32 = 3;
 /// Reverse futility's margin per ply of depth, in centi-log-odds.
@@ -682,8 +692,16 @@ impl<'a> Searcher<'a> {
                         if killers[0] != Some(mv) {
                             self.killers[ply] = [Some(mv), killers[0]];
                         }
-                        let slot = &mut self.history[Self::history_index(width, mv)];
-                        *slot = (*slot + depth * depth).min(1 << 20);
+                        // The move that cut gains; the quiet moves tried before it lose.
+                        let bonus = depth * depth;
+                        update_history(&mut self.history[Self::history_index(width, mv)], bonus);
+                        for &(_, tried) in &order[..n] {
+                            let other = moves[tried];
+                            if Some(other) != hash_move && !killers.contains(&Some(other)) {
+                                let slot = &mut self.history[Self::history_index(width, other)];
+                                update_history(slot, -bonus);
+                            }
+                        }
                         break;
                     }
                 }
