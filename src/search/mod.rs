@@ -611,6 +611,9 @@ impl<'a> Searcher<'a> {
         let hash_move = hash_index.and_then(|index| moves.get(index).copied());
         let width = board.rules().width();
         let killers = self.killers[ply];
+        // Neither the table's move nor a killer: what pruning, reductions and the history
+        // malus treat as quiet.
+        let is_quiet = |mv: Move| Some(mv) != hash_move && !killers.contains(&Some(mv));
         order.clear();
         order.extend(moves.iter().enumerate().map(|(i, &mv)| {
             let key = if Some(mv) == hash_move {
@@ -644,8 +647,7 @@ impl<'a> Searcher<'a> {
                 && depth <= LATE_PRUNING_DEPTH
                 && n >= LATE_MOVES_KEPT + (depth * depth) as usize
                 && best > -MATE_BOUND
-                && Some(mv) != hash_move
-                && !killers.contains(&Some(mv))
+                && is_quiet(mv)
             {
                 break;
             }
@@ -658,8 +660,7 @@ impl<'a> Searcher<'a> {
             } else {
                 // Late move reduction: quiet moves ordered late are searched shallower first
                 // (`late_move_reduction`), and again at full depth only if they beat alpha.
-                let quiet = Some(mv) != hash_move && !killers.contains(&Some(mv));
-                let reduction = if quiet {
+                let reduction = if is_quiet(mv) {
                     late_move_reduction(depth, n, is_pv)
                 } else {
                     0
@@ -697,7 +698,7 @@ impl<'a> Searcher<'a> {
                         update_history(&mut self.history[Self::history_index(width, mv)], bonus);
                         for &(_, tried) in &order[..n] {
                             let other = moves[tried];
-                            if Some(other) != hash_move && !killers.contains(&Some(other)) {
+                            if is_quiet(other) {
                                 let slot = &mut self.history[Self::history_index(width, other)];
                                 update_history(slot, -bonus);
                             }
