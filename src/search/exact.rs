@@ -167,7 +167,7 @@ impl Exact {
         let win = match (solution.wins, solution.best(), solution.plies) {
             (Some(true), Some(best), Some(plies)) => Some(ProvenWin {
                 best,
-                reply: expected_reply(position, best, |after| solver.proven(after)),
+                reply: expected_reply(position, best, solver.proven_under(position.rules())),
                 mate_in: u32::from(plies).div_ceil(2),
                 nodes: solution.nodes,
             }),

@@ -13,6 +13,7 @@ use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::rules::variant::Rules;
 use keys::{Keys, PositionKeys};
 use search::{BUSY_SLOTS, Order, Search, Shared, longer};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -151,11 +152,12 @@ impl<'a> Solver<'a> {
         self.table.stored()
     }
 
-    /// What the table holds of `position`: its proof, if it was proven and the entry has not
-    /// been overwritten since.
-    pub fn proven(&self, position: &Position) -> Option<Proof> {
-        self.table
-            .probe(PositionKeys::new(position.rules()).key(position))
+    /// What the table holds of positions under `rules`: a position's proof, if it was proven
+    /// and the entry has not been overwritten since. The board's keys are made once, for every
+    /// position asked about.
+    pub fn proven_under(&self, rules: Rules) -> impl Fn(&Position) -> Option<Proof> + '_ {
+        let keys = PositionKeys::new(rules);
+        move |position| self.table.probe(keys.key(position))
     }
 
     /// Solves `position`: with `all`, proves every root move; otherwise stops at the first
