@@ -1,5 +1,5 @@
 //! Iterative-deepening principal-variation alpha-beta with aspiration windows, a shared
-//! transposition table, killer and history move ordering, and lazy SMP helper threads.
+//! transposition table, killer, counter-move and history move ordering, and lazy SMP helper threads.
 
 mod accumulator;
 pub mod eval;
@@ -347,6 +347,10 @@ struct Searcher<'a> {
     stopped: bool,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
+    /// By the history index of a move, the reply that last refuted it.
+    counter_moves: Vec<Option<Move>>,
+    /// The move played at each ply of the line being searched.
+    line: Vec<Option<Move>>,
     pv: Vec<Vec<Move>>,
     /// The line patterns of the position being searched, mended move by move.
     patterns: Accumulator,
@@ -379,6 +383,8 @@ impl<'a> Searcher<'a> {
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 26 * 26 * 4],
+            counter_moves: vec![None; 26 * 26 * 4],
+            line: vec![None; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             patterns: Accumulator::default(),
             move_lists: vec![Default::default(); MAX_PLY + 1],
@@ -611,6 +617,13 @@ impl<'a> Searcher<'a> {
         let hash_move = hash_index.and_then(|index| moves.get(index).copied());
         let width = board.rules().width();
         let killers = self.killers[ply];
+        let previous = ply
+            .checked_sub(1)
+            .and_then(|before| self.line[before])
+            .map(|mv| Self::history_index(width, mv));
+        // The reply that last refuted the move before this node, tried after the killers
+        // (quiet still: ordered early, it is rarely late enough to be pruned or reduced).
+        let counter = previous.and_then(|index| self.counter_moves[index]);
         // Neither the table's move nor a killer: what pruning, reductions and the history
         // malus treat as quiet.
         let is_quiet = |mv: Move| Some(mv) != hash_move && !killers.contains(&Some(mv));
@@ -620,6 +633,8 @@ impl<'a> Searcher<'a> {
                 1 << 30
             } else if killers.contains(&Some(mv)) {
                 1 << 28
+            } else if Some(mv) == counter {
+                1 << 27
             } else {
                 self.history[Self::history_index(width, mv)]
             };
@@ -653,6 +668,7 @@ impl<'a> Searcher<'a> {
             }
             let mut child = *board;
             child.play_unchecked(mv);
+            self.line[ply] = Some(mv);
             let (black_changes, white_changes) = Accumulator::changes(board, &child);
             let sums = self.patterns.apply(black_changes, white_changes);
             let score = if n == 0 {
@@ -692,6 +708,9 @@ impl<'a> Searcher<'a> {
                     if alpha >= beta {
                         if killers[0] != Some(mv) {
                             self.killers[ply] = [Some(mv), killers[0]];
+                        }
+                        if let Some(index) = previous {
+                            self.counter_moves[index] = Some(mv);
                         }
                         // The move that cut gains; the quiet moves tried before it lose.
                         let bonus = depth * depth;
