@@ -1,5 +1,6 @@
 //! Iterative-deepening principal-variation alpha-beta with aspiration windows, a shared
-//! transposition table, killer, counter-move and history move ordering, and lazy SMP helper threads.
+//! transposition table, killer, counter-move and history move ordering, and lazy SMP helper
+//! threads.
 
 mod accumulator;
 pub mod eval;
