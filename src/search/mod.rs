@@ -1,5 +1,6 @@
 //! Iterative-deepening principal-variation alpha-beta with aspiration windows, a shared
-//! transposition table, killer, counter-move and history move ordering, and lazy SMP helper
+//! transposition table, killer, counter-move and history move ordering, reverse futility and
+//! late move pruning, late move and internal iterative reductions, and lazy SMP helper
 //! threads.
 
 mod accumulator;
@@ -304,6 +305,8 @@ fn update_history(slot: &mut i32, bonus: i32) {
 const FUTILITY_DEPTH: i32 = 3;
 /// Reverse futility's margin per ply of depth, in centi-log-odds.
 const FUTILITY_MARGIN: i32 = 80;
+/// The shallowest node internal iterative reduction applies to.
+const IIR_DEPTH: i32 = 4;
 /// The deepest node late move pruning applies to.
 const LATE_PRUNING_DEPTH: i32 = 3;
 /// Late move pruning searches the first `LATE_MOVES_KEPT + depth * depth` moves of the order.
@@ -599,6 +602,13 @@ impl<'a> Searcher<'a> {
                 return score;
             }
         }
+        // Internal iterative reduction: a node the table knows no move for is searched a ply
+        // shallower, its order being no better than a guess.
+        let depth = if hash_index.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         // Reverse futility: near the leaves, off the principal variation, a position whose
         // evaluation beats beta by a margin per ply is taken to hold it.
         if !is_pv && ply > 0 && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
