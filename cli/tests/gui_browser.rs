@@ -299,11 +299,9 @@ async fn a_person_plays_the_engine_by_clicking() {
             if !text(&browser, "#result").await.is_empty() {
                 return Some(None);
             }
-            let movable = all(&browser, "#board g.movable").await;
-            match movable.first() {
-                Some(first) => Some(Some(first.attr("data-square").await.unwrap().unwrap())),
-                None => None,
-            }
+            first_attribute(&browser, "#board g.movable", "data-square")
+                .await
+                .map(Some)
         })
         .await;
         let figures = text(&browser, "#live-figures").await;
@@ -324,12 +322,8 @@ async fn a_person_plays_the_engine_by_clicking() {
         let removal = text(&browser, "#status").await.contains("remove");
         if !removal {
             // The chosen stone shows where it may land: click the first landing square.
-            let target = until(&browser, "a landing square", || async {
-                let marks = all(&browser, "#board [data-target]").await;
-                match marks.first() {
-                    Some(mark) => mark.attr("data-target").await.unwrap(),
-                    None => None,
-                }
+            let target = until(&browser, "a landing square", || {
+                first_attribute(&browser, "#board [data-target]", "data-target")
             })
             .await;
             click(&browser, &format!("#board g[data-square='{target}']")).await;
@@ -448,28 +442,33 @@ async fn result(browser: &Client) -> String {
     .await
 }
 
+/// The attribute `name` of the first element `css` finds, if there is one. An element the
+/// page redrew between finding it and reading it (WebDriver's "stale element") counts as none
+/// yet, so that the caller's `until` looks again.
+async fn first_attribute(browser: &Client, css: &str, name: &str) -> Option<String> {
+    use fantoccini::error::{CmdError, ErrorStatus};
+    let found = all(browser, css).await;
+    match found.first()?.attr(name).await {
+        Ok(value) => value,
+        Err(CmdError::Standard(error)) if error.error == ErrorStatus::StaleElementReference => None,
+        Err(error) => panic!("reading {name} of {css}: {error}"),
+    }
+}
+
 /// Clicks the first stone the person may move and its first landing square; waits for the
 /// move in the list.
 async fn click_a_move(browser: &Client) {
     let listed = moves_listed(browser).await;
-    let square = until(browser, "a stone to move", || async {
-        let movable = all(browser, "#board g.movable").await;
-        match movable.first() {
-            Some(first) => first.attr("data-square").await.unwrap(),
-            None => None,
-        }
+    let square = until(browser, "a stone to move", || {
+        first_attribute(browser, "#board g.movable", "data-square")
     })
     .await;
     // Read before the click: once a removal is played, the engine may answer at once.
     let removal = text(browser, "#status").await.contains("remove");
     click(browser, &format!("#board g[data-square='{square}']")).await;
     if !removal {
-        let target = until(browser, "a landing square", || async {
-            let marks = all(browser, "#board [data-target]").await;
-            match marks.first() {
-                Some(mark) => mark.attr("data-target").await.unwrap(),
-                None => None,
-            }
+        let target = until(browser, "a landing square", || {
+            first_attribute(browser, "#board [data-target]", "data-target")
         })
         .await;
         click(browser, &format!("#board g[data-square='{target}']")).await;
