@@ -310,29 +310,15 @@ async fn a_person_plays_the_engine_by_clicking() {
             saw_live = true;
         }
         let Some(square) = turn else { break };
-        let listed = moves_listed(&browser).await;
-        if !screenshot_taken && listed >= 8 {
+        if !screenshot_taken && moves_listed(&browser).await >= 8 {
             let path = std::env::var("KONANE_SCREENSHOT").unwrap();
             click(&browser, &format!("#board g[data-square='{square}']")).await;
             std::fs::write(&path, browser.screenshot().await.unwrap()).unwrap();
             screenshot_taken = true;
             click(&browser, &format!("#board g[data-square='{square}']")).await;
         }
-        click(&browser, &format!("#board g[data-square='{square}']")).await;
-        let removal = text(&browser, "#status").await.contains("remove");
-        if !removal {
-            // The chosen stone shows where it may land: click the first landing square.
-            let target = until(&browser, "a landing square", || {
-                first_attribute(&browser, "#board [data-target]", "data-target")
-            })
-            .await;
-            click(&browser, &format!("#board g[data-square='{target}']")).await;
-        }
+        move_from(&browser, &square).await;
         clicks += 1;
-        until(&browser, "the move in the list", || async {
-            (moves_listed(&browser).await > listed).then_some(())
-        })
-        .await;
         assert!(clicks < 40, "the game does not end");
     }
     assert!(clicks >= 2, "only {clicks} moves were clicked");
@@ -458,11 +444,17 @@ async fn first_attribute(browser: &Client, css: &str, name: &str) -> Option<Stri
 /// Clicks the first stone the person may move and its first landing square; waits for the
 /// move in the list.
 async fn click_a_move(browser: &Client) {
-    let listed = moves_listed(browser).await;
     let square = until(browser, "a stone to move", || {
         first_attribute(browser, "#board g.movable", "data-square")
     })
     .await;
+    move_from(browser, &square).await;
+}
+
+/// Clicks the stone on `square` and, unless it is an opening removal, the first square it may
+/// land on; waits for the move in the list.
+async fn move_from(browser: &Client, square: &str) {
+    let listed = moves_listed(browser).await;
     // Read before the click: once a removal is played, the engine may answer at once.
     let removal = text(browser, "#status").await.contains("remove");
     click(browser, &format!("#board g[data-square='{square}']")).await;
