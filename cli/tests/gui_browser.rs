@@ -10,6 +10,7 @@
 mod common;
 
 use common::gui::Server;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -147,37 +148,6 @@ async fn click(browser: &Client, css: &str) {
         .unwrap();
 }
 
-/// Clicks the element `css` finds in a list the page may redraw or scroll. When a new move
-/// replaced it between finding and clicking (WebDriver's "stale element"), it is found again;
-/// when the list scrolled to follow the game between WebDriver's scroll and its click
-/// ("click intercepted"), it is scrolled into the middle of its list and clicked again. A
-/// person's click has neither gap; the page must still answer each click that lands.
-async fn click_listed(browser: &Client, css: &str) {
-    use fantoccini::error::{CmdError, ErrorStatus};
-    for _ in 0..10 {
-        let element = browser.find(Locator::Css(css)).await.unwrap();
-        match element.click().await {
-            Ok(_) => return,
-            Err(CmdError::Standard(error)) if error.error == ErrorStatus::StaleElementReference => {
-            }
-            Err(CmdError::Standard(error))
-                if error.error == ErrorStatus::ElementClickIntercepted =>
-            {
-                let argument = serde_json::to_value(&element).unwrap();
-                browser
-                    .execute(
-                        "arguments[0].scrollIntoView({block: 'center'});",
-                        vec![argument],
-                    )
-                    .await
-                    .unwrap();
-            }
-            Err(error) => panic!("clicking {css}: {error}"),
-        }
-    }
-    panic!("{css} went stale or was covered ten times running");
-}
-
 async fn choose(browser: &Client, select: &str, value: &str) {
     let css = format!("#{select} option[value='{value}']");
     click(browser, &css).await;
@@ -200,6 +170,61 @@ async fn board_drawn(browser: &Client, squares: usize) {
 }
 
 /// The number of entries in the move list.
+/// Rests the pointer on the move `node` of the list, scrolled into view, as a person aiming at
+/// it does: when the list scrolled between WebDriver's reading of the move's place and the
+/// pointer's arrival (the pointer rests on another move), it aims again, as a person would.
+/// Returns the move's top on the page.
+async fn rest_pointer_on(browser: &Client, node: &str) -> f64 {
+    let css = format!("#moves .ply[data-node='{node}']");
+    for _ in 0..10 {
+        let element = browser.find(Locator::Css(&css)).await.unwrap();
+        let argument = serde_json::to_value(&element).unwrap();
+        browser
+            .execute(
+                "arguments[0].scrollIntoView({block: 'nearest'});",
+                vec![argument],
+            )
+            .await
+            .unwrap();
+        let aim = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        });
+        browser.perform_actions(aim).await.unwrap();
+        if hovered_move(browser).await == node {
+            return top_of(browser, &css).await;
+        }
+    }
+    panic!("the pointer never rested on {node}");
+}
+
+/// The move of the list under the pointer (`""` for none).
+async fn hovered_move(browser: &Client) -> String {
+    let script = "const ply = document.querySelector('#moves .ply:hover'); \
+                  return ply ? ply.dataset.node : '';";
+    js(browser, script).await.as_str().unwrap_or("").to_string()
+}
+
+/// An element's top on the page, in pixels.
+async fn top_of(browser: &Client, css: &str) -> f64 {
+    let script = format!("return document.querySelector(\"{css}\").getBoundingClientRect().top;");
+    js(browser, &script).await.as_f64().unwrap()
+}
+
+/// Presses and releases the left button where the pointer rests.
+async fn press_in_place(browser: &Client) {
+    let press = MouseActions::new("mouse".to_string())
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    browser.perform_actions(press).await.unwrap();
+}
+
 async fn moves_listed(browser: &Client) -> usize {
     all(browser, "#moves .ply").await.len()
 }
@@ -1319,18 +1344,58 @@ async fn the_defects_a_player_met_are_gone() {
     })
     .await;
 
-    // A click on a move while engines play lands every time (6).
-    server.post("/api/new", &new("engine", "engine", 8, 60));
-    until(&browser, "four plies", || async {
-        (moves_listed(&browser).await >= 4).then_some(())
+    // A click on a move while engines play lands every time (6), aimed as a person aims: the
+    // pointer rests on the move while the game goes on, and the list holds still under it,
+    // even when it was following the newest move; it follows again once the pointer leaves.
+    server.post("/api/new", &new("engine", "engine", 16, 60));
+    until(&browser, "a list longer than its box", || async {
+        let longer = js(
+            &browser,
+            "const list = document.getElementById('moves'); \
+             return list.scrollHeight > list.clientHeight + 60;",
+        )
+        .await;
+        (longer == true).then_some(())
     })
     .await;
-    for _ in 0..6 {
-        click_listed(&browser, "#moves .ply[data-node='m2']").await;
-        status_starts(&browser, "After ply 2 of").await;
+    for round in 0..4 {
+        let node = if round % 2 == 0 {
+            js(
+                &browser,
+                "return [...document.querySelectorAll('#moves .ply')].pop().dataset.node;",
+            )
+            .await
+            .as_str()
+            .unwrap()
+            .to_string()
+        } else {
+            "m2".to_string()
+        };
+        let top = rest_pointer_on(&browser, &node).await;
+        let listed = moves_listed(&browser).await;
+        until(&browser, "four more plies", || async {
+            (moves_listed(&browser).await >= listed + 4).then_some(())
+        })
+        .await;
+        let css = format!("#moves .ply[data-node='{node}']");
+        assert_eq!(
+            (top_of(&browser, &css).await, hovered_move(&browser).await),
+            (top, node.clone()),
+            "{node} moved under the pointer"
+        );
+        press_in_place(&browser).await;
+        status_starts(&browser, &format!("After ply {} of", &node[1..])).await;
         click(&browser, "#last").await;
-        until(&browser, "the game followed", || async {
-            (!text_of_status(&browser).await.starts_with("After ply")).then_some(())
+        until(&browser, "the list following the game again", || async {
+            let newest_in_view = js(
+                &browser,
+                "const list = document.getElementById('moves').getBoundingClientRect(); \
+                 const ply = [...document.querySelectorAll('#moves .ply')].pop().getBoundingClientRect(); \
+                 return ply.top >= list.top && ply.bottom <= list.bottom;",
+            )
+            .await;
+            (!text_of_status(&browser).await.starts_with("After ply") && newest_in_view == true)
+                .then_some(())
         })
         .await;
     }

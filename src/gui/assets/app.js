@@ -410,10 +410,13 @@ function drawClocks() {
 // a variation replaces, the variation in parentheses (its own variations nested, each after
 // the move it replaces). New moves of the game are appended: the moves already listed stay
 // the same elements, so that a click on one is never lost to a redraw while engines play.
-// The list scrolls to the current move only when that changes.
+// The list scrolls to the current move only when that changes, and not to a new move of the
+// game while a pointer rests on it.
 let movesBase = "";     // the game, its start and its variations, as listed
 let movesListed = [];   // the game's moves listed
 let currentDrawn = "";  // the move marked current, the last time the list scrolled to it
+let pointerOnMoves = false;  // a pointer rests on the list
+let scrollOwed = false;      // a new move came while it did, and the list did not follow it
 // What the list drew from, but the game's moves past `plies` (and their notes), which are
 // appended as they come.
 function listedBase(plies) {
@@ -442,18 +445,25 @@ function drawMoves() {
   const shownNode = currentNode();
   for (const ply of list.querySelectorAll(".ply")) ply.classList.toggle("current", ply.dataset.node === shownNode);
   const mark = list.querySelector(".current");
-  const followedOn = appended && following() && !atBottom;
-  if (mark && shownNode !== currentDrawn && !followedOn) {
-    const top = mark.offsetTop, bottom = top + mark.offsetHeight;
-    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-    }
+  const newMoveFollowed = appended && following();
+  if (mark && shownNode !== currentDrawn && !(newMoveFollowed && !atBottom)) {
+    // Under a resting pointer the list holds still, so that a move aimed at is the move
+    // clicked; the scroll is owed until the pointer leaves.
+    if (newMoveFollowed && pointerOnMoves) scrollOwed = true;
+    else scrollToMark(list, mark);
   }
   currentDrawn = shownNode;
   const onVariation = !following() && viewNode.startsWith("v");
   $("delete-variation").hidden = !onVariation;
   $("promote-variation").hidden = !onVariation;
   drawAnnotate(shownNode);
+}
+// Scrolls the list to centre the marked move when it is out of view.
+function scrollToMark(list, mark) {
+  const top = mark.offsetTop, bottom = top + mark.offsetHeight;
+  if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  }
 }
 
 // The note form for the move that led to the position shown; filled when that move changes,
@@ -1258,6 +1268,13 @@ $("fen-out").addEventListener("focus", () => $("fen-out").select());
 $("moves").addEventListener("pointerdown", (event) => {
   const ply = event.target.closest(".ply");
   if (ply) { event.preventDefault(); view(ply.dataset.node); }
+});
+$("moves").addEventListener("pointerenter", () => { pointerOnMoves = true; });
+$("moves").addEventListener("pointerleave", () => {
+  pointerOnMoves = false;
+  const mark = $("moves").querySelector(".current");
+  if (scrollOwed && following() && mark) scrollToMark($("moves"), mark);
+  scrollOwed = false;
 });
 $("moves").addEventListener("keydown", (event) => {
   const ply = event.target.closest(".ply");
