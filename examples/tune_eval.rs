@@ -1,11 +1,14 @@
-//! Fits the evaluation's weights to a data set of labelled positions: prints the `WEIGHTS`
-//! line of src/search/eval.rs, with the fit's log-loss against the current weights', on all
-//! positions and on the proven ones, and writes the patterns' weights into
-//! src/search/pattern_weights.rs.
+//! Fits the evaluation's weights to a data set of labelled positions, then refines them on it
+//! and a data set of searched positions with the search's best moves (`tune::refine`): prints
+//! the `WEIGHTS` line of src/search/eval.rs, with the log-loss of the fit and of the refined
+//! weights against the current weights', and how often each ranks the search's best move
+//! first on positions the fit and the refinement did not see; writes the patterns' weights
+//! into src/search/pattern_weights.rs.
 //!
-//! Usage: cargo run --release --example tune_eval -- [DATA]
+//! Usage: cargo run --release --example tune_eval -- [DATA [CHOICES]]
 //!        (default scripts/data/eval-positions.txt, made by the eval_data example, its game
-//!        positions scored by scripts/label-search.py)
+//!        positions scored by scripts/label-search.py, and scripts/data/eval-choices.txt,
+//!        scored by scripts/label-search.py --best)
 
 use konane::search::eval::{FEATURE_NAMES, PATTERN_WEIGHTS, WEIGHTS};
 use konane::search::tune;
@@ -15,17 +18,15 @@ use std::fmt::Write;
 const PATTERN_FILE: &str = "src/search/pattern_weights.rs";
 
 fn main() {
-    let path = std::env::args()
-        .nth(1)
+    let mut args = std::env::args().skip(1);
+    let path = args
+        .next()
         .unwrap_or_else(|| "scripts/data/eval-positions.txt".to_string());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        eprintln!("cannot read {path}: {e}");
-        std::process::exit(2)
-    });
-    let samples = tune::read_samples(&text).unwrap_or_else(|e| {
-        eprintln!("{path}: {e}");
-        std::process::exit(2)
-    });
+    let choices_path = args
+        .next()
+        .unwrap_or_else(|| "scripts/data/eval-choices.txt".to_string());
+    let samples = read(&path);
+    let choices = read(&choices_path);
     let fitted = tune::centi_weights(&tune::fit(&samples));
     let current = tune::Weights {
         features: WEIGHTS,
@@ -46,44 +47,92 @@ fn main() {
         );
     }
     held_out(&samples);
+    let all: Vec<tune::Sample> = samples.iter().chain(&choices).cloned().collect();
+    held_out_refinement(&all);
+    let refined = tune::centi_weights(&tune::refine(
+        &all,
+        &tune::from_centi(&fitted),
+        &tune::REFINE,
+    ));
+    println!(
+        "{} positions of {choices_path}, {} with the search's best move; log-loss on all: fitted \
+         {:.4}, refined {:.4}",
+        choices.len(),
+        choices.iter().filter(|s| s.choice.is_some()).count(),
+        tune::log_loss(&all, &fitted),
+        tune::log_loss(&all, &refined)
+    );
     println!("feature: empty board, full board");
     for (i, name) in FEATURE_NAMES.iter().enumerate() {
         println!(
             "  {name}: {}, {}",
-            fitted.features[0][i], fitted.features[1][i]
+            refined.features[0][i], refined.features[1][i]
         );
     }
     println!(
         "pub const WEIGHTS: [[i32; FEATURES]; 2] = {:?};",
-        fitted.features
+        refined.features
     );
-    if let Err(e) = std::fs::write(PATTERN_FILE, pattern_file(&fitted.patterns)) {
+    if let Err(e) = std::fs::write(PATTERN_FILE, pattern_file(&refined.patterns)) {
         eprintln!("cannot write {PATTERN_FILE}: {e}");
         std::process::exit(1)
     }
     println!("the patterns' weights written to {PATTERN_FILE}");
 }
 
+/// The samples of the data set at `path`; a failure to read it ends the program.
+fn read(path: &str) -> Vec<tune::Sample> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("cannot read {path}: {e}");
+        std::process::exit(2)
+    });
+    tune::read_samples(&text).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(2)
+    })
+}
+
 /// Positions in a block of the data set: blocks keep a game's positions together.
 const BLOCK: usize = 500;
+
+/// The samples of every block but each fifth (`false`) or of each fifth (`true`).
+fn blocks(samples: &[tune::Sample], fifths: bool) -> Vec<tune::Sample> {
+    (samples.iter().enumerate())
+        .filter(|&(i, _)| ((i / BLOCK) % 5 == 4) == fifths)
+        .map(|(_, sample)| sample.clone())
+        .collect()
+}
+
+/// Fits and refines on every block but each fifth and prints, on the fifths left out, the
+/// log-loss and how often the search's best move is ranked first, fitted and refined.
+fn held_out_refinement(samples: &[tune::Sample]) {
+    let (train, test) = (blocks(samples, false), blocks(samples, true));
+    let fitted = tune::centi_weights(&tune::fit(&train));
+    let refined = tune::refine(&train, &tune::from_centi(&fitted), &tune::REFINE);
+    let refined = tune::centi_weights(&refined);
+    println!(
+        "held out ({} positions, {} with a best move): log-loss fitted {:.4}, refined {:.4}; the \
+         search's best move ranked first {:.1}% and {:.1}%",
+        test.len(),
+        test.iter().filter(|s| s.choice.is_some()).count(),
+        tune::log_loss(&test, &fitted),
+        tune::log_loss(&test, &refined),
+        100.0 * tune::choice_agreement(&test, &fitted),
+        100.0 * tune::choice_agreement(&test, &refined)
+    );
+}
 
 /// Fits every block but each fifth and prints the log-loss on the fifths left out, with the
 /// features alone and with the patterns too: what the patterns add, measured on positions
 /// the fit did not see.
 fn held_out(samples: &[tune::Sample]) {
-    let is_held_out = |i: usize| (i / BLOCK) % 5 == 4;
-    let split = |keep: bool| -> Vec<tune::Sample> {
-        (samples.iter().enumerate())
-            .filter(|&(i, _)| is_held_out(i) == keep)
-            .map(|(_, sample)| sample.clone())
-            .collect()
-    };
-    let (train, test) = (split(false), split(true));
+    let (train, test) = (blocks(samples, false), blocks(samples, true));
     let alone = |set: &[tune::Sample]| -> Vec<tune::Sample> {
         set.iter()
-            .map(|sample| tune::Sample {
-                patterns: Vec::new(),
-                ..sample.clone()
+            .map(|sample| {
+                let mut sample = sample.clone();
+                sample.reading.patterns.clear();
+                sample
             })
             .collect()
     };
@@ -102,7 +151,7 @@ fn held_out(samples: &[tune::Sample]) {
 fn pattern_file(rows: &[[i32; konane::search::patterns::PATTERNS]; 2]) -> String {
     let mut text = String::from(
         "//! The patterns' weights of the evaluation, as `cargo run --release --example tune_eval`\n\
-         //! writes them for the data set (hundredths of log-odds; the empty-board row, then the\n\
+         //! writes them for the data sets (hundredths of log-odds; the empty-board row, then the\n\
          //! full-board row, each indexed by pattern: see `super::patterns`).\n\n\
          use super::patterns::PATTERNS;\n\n\
          /// Per row of fill, each pattern's weight (sixteen a line: `rustfmt` leaves them so).\n\

@@ -3,7 +3,8 @@
 //! [`super::patterns`]), whose weights slide with the board's fill (stones per square) from
 //! the weights of a nearly empty board to those of a full one. The weights are fitted by
 //! logistic regression ([`crate::search::tune`]) to positions of engine games labelled by the
-//! solver or by the game's result (`scripts/data/eval-positions.txt`): the score is 100 times
+//! solver or by the game's result (`scripts/data/eval-positions.txt`), then refined to choose
+//! the moves a deep search chooses (`scripts/data/eval-choices.txt`): the score is 100 times
 //! the log-odds that the side to move wins.
 
 use super::accumulator::Accumulator;
@@ -32,8 +33,8 @@ pub const FULL: i32 = 64;
 
 /// The weights of the features in centi-log-odds: on an empty board (fill 0), then on a full
 /// one (fill [`FULL`]), as `cargo run --release --example tune_eval` prints them for the data
-/// set. Between the two, each weight is interpolated by the fill.
-pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-16, 52, 69, -57, -63, 58], [50, -11, -2, 10, 3, 176]];
+/// sets. Between the two, each weight is interpolated by the fill.
+pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-16, 41, 60, -42, -58, 63], [50, -5, 9, 7, 5, 189]];
 
 /// The pattern inputs' unit: a pattern's input is the share of the board's windows that show
 /// it, times this (so that a pattern on one window in sixteen weighs as a feature of 1).

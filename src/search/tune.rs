@@ -5,14 +5,16 @@
 //! a game's position, the mean of the game's result and the win probability of a search of it
 //! when the data set gives one (a game's result alone says little about a position far from its
 //! end). The fit is Newton's method from zero weights with a light ridge penalty: no randomness
-//! and no learning rate, so the same data set always gives the same weights.
+//! and no learning rate, so the same data set always gives the same weights. [`refine`] then
+//! trains them further by Adam, to choose the best moves of a deep search as well (a softmax of
+//! the moves' values), from a seeded shuffle: the same data and options give the same weights.
 
 use super::eval::{FEATURES, FULL, PATTERN_SCALE};
 use super::patterns::{PATTERNS, pattern_counts};
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::position::{BoardVisitor, Position};
-use crate::rules::{Capture, Opening};
+use crate::rules::{Capture, Move, Opening};
 
 /// The inputs of one row of weights: the features, then the patterns.
 const ROW: usize = FEATURES + PATTERNS;
@@ -30,9 +32,9 @@ pub struct Weights<T> {
     pub patterns: [[T; PATTERNS]; 2],
 }
 
-/// One labelled position.
+/// What the evaluation reads of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sample {
+pub struct Reading {
     /// The evaluation's features of the position.
     pub features: [i32; FEATURES],
     /// The position's fill (see [`super::eval::fill`]).
@@ -41,6 +43,23 @@ pub struct Sample {
     pub patterns: Vec<(u16, u32)>,
     /// How many windows the board has.
     pub windows: u32,
+}
+
+/// A searched position's move choice: what the evaluation reads of each position its moves
+/// lead to, and which of them the search chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Each legal move's position, in the order of the legal moves.
+    pub children: Vec<Reading>,
+    /// The index in `children` of the search's best move.
+    pub best: usize,
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// What the evaluation reads of the position.
+    pub reading: Reading,
     /// True when the side to move won.
     pub wins: bool,
     /// True when the solver proved the result; false when it is the result of the game the
@@ -48,6 +67,8 @@ pub struct Sample {
     pub proven: bool,
     /// A search's score of the position for the side to move, in hundredths of log-odds.
     pub search: Option<i32>,
+    /// The search's move choice, when the data set gives its best move.
+    pub choice: Option<Choice>,
 }
 
 impl Sample {
@@ -65,6 +86,13 @@ impl Sample {
         }
     }
 
+    /// The regression's inputs that are not zero, as (input, value).
+    fn inputs(&self) -> Vec<(usize, f64)> {
+        self.reading.inputs()
+    }
+}
+
+impl Reading {
     /// The regression's inputs that are not zero, as (input, value).
     fn inputs(&self) -> Vec<(usize, f64)> {
         let full = f64::from(self.fill) / f64::from(FULL);
@@ -86,32 +114,58 @@ impl Sample {
     }
 }
 
-/// The features, fill and patterns of a position of any size, as a sample without its label.
-struct Measure;
+/// What the evaluation reads of a position of any size.
+struct Read;
 
-impl BoardVisitor for Measure {
-    type Output = ([i32; FEATURES], i32, Vec<(u16, u32)>, u32);
+impl BoardVisitor for Read {
+    type Output = Reading;
 
-    fn visit<B: Bits>(self, board: &Board<B>) -> Self::Output {
+    fn visit<B: Bits>(self, board: &Board<B>) -> Reading {
         let (counts, windows) = pattern_counts(board);
         let patterns = (0..PATTERNS)
             .filter(|&p| counts[p] > 0)
             .map(|p| (p as u16, counts[p]))
             .collect();
-        let features = super::eval::features(board);
-        (features, super::eval::fill(board), patterns, windows)
+        Reading {
+            features: super::eval::features(board),
+            fill: super::eval::fill(board),
+            patterns,
+            windows,
+        }
     }
+}
+
+/// The choice of `best` (a move's text) among the moves of `position`; none when a move wins
+/// at once.
+fn choice(position: &Position, best: &str) -> Result<Option<Choice>, String> {
+    let chosen: Move = best
+        .parse()
+        .map_err(|e| format!("the best move '{best}': {e}"))?;
+    let moves = position.legal_moves();
+    let best = (moves.iter().position(|&mv| mv == chosen))
+        .ok_or_else(|| format!("the best move '{best}' is not legal here"))?;
+    // A move that leaves the opponent without a reply wins at once: nothing to learn.
+    let mut children = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        if child.is_game_over() {
+            return Ok(None);
+        }
+        children.push(child.visit(Read));
+    }
+    Ok(Some(Choice { children, best }))
 }
 
 /// How much of a game's position's target is its search's win probability (the rest is the
 /// game's result).
 pub const SEARCH_SHARE: f64 = 0.5;
 
-/// Reads a data set: one `<label> <position string> [<score>]` a line, blank lines and `#`
-/// comments skipped; the score is a search's, in hundredths of log-odds for the side to move
-/// (`scripts/label-search.py` adds it). The label is `W` or `L` when the solver proved that the
-/// side to move wins or loses, `w` or `l` when the side to move won or lost the game the
-/// position comes from. The error names the line.
+/// Reads a data set: one `<label> <position string> [<score> [<move>]]` a line, blank lines
+/// and `#` comments skipped; the score is a search's, in hundredths of log-odds for the side to
+/// move, and the move its best (`scripts/label-search.py` adds them). The label is `W` or `L`
+/// when the solver proved that the side to move wins or loses, `w` or `l` when the side to
+/// move won or lost the game the position comes from. The error names the line.
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for (number, line) in text.lines().enumerate() {
@@ -134,27 +188,37 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
                 ));
             }
         };
-        // A position string is a board and a side to move: a third word is the score.
-        let (fen, search) = match fen.rsplit_once(' ') {
-            Some((position, score)) if position.contains(' ') => {
-                let score = score.parse::<i32>().map_err(|_| {
-                    format!("line {at}: the search score is a whole number, not '{score}'")
-                })?;
-                (position, Some(score))
-            }
-            _ => (fen, None),
+        // A position string is a board and a side to move: a third word is the score, a
+        // fourth the best move.
+        let words: Vec<&str> = fen.split(' ').collect();
+        let (fen, score, best) = match words[..] {
+            [_] | [_, _] => (fen, None, None),
+            [board, side, score] => (&fen[..board.len() + 1 + side.len()], Some(score), None),
+            [board, side, score, best] => (
+                &fen[..board.len() + 1 + side.len()],
+                Some(score),
+                Some(best),
+            ),
+            _ => return Err(format!("line {at}: more than four words after the label")),
+        };
+        let search = match score {
+            Some(score) => Some(score.parse::<i32>().map_err(|_| {
+                format!("line {at}: the search score is a whole number, not '{score}'")
+            })?),
+            None => None,
         };
         let position = Position::from_fen(fen, Opening::Any, Capture::Straight)
             .map_err(|e| format!("line {at}: {e}"))?;
-        let (features, fill, patterns, windows) = position.visit(Measure);
+        let choice = match best {
+            Some(best) => choice(&position, best).map_err(|e| format!("line {at}: {e}"))?,
+            None => None,
+        };
         samples.push(Sample {
-            features,
-            fill,
-            patterns,
-            windows,
+            reading: position.visit(Read),
             wins,
             proven,
             search,
+            choice,
         });
     }
     Ok(samples)
@@ -212,15 +276,30 @@ pub fn fit(samples: &[Sample]) -> Weights<f64> {
             break;
         }
     }
-    let mut fitted = Weights {
+    unflatten(&weights)
+}
+
+/// The regression's weight vector (each row's features, then its patterns) as [`Weights`].
+fn unflatten(weights: &[f64]) -> Weights<f64> {
+    let mut unflat = Weights {
         features: [[0.0; FEATURES]; 2],
         patterns: [[0.0; PATTERNS]; 2],
     };
     for row in 0..2 {
-        fitted.features[row].copy_from_slice(&weights[row * ROW..row * ROW + FEATURES]);
-        fitted.patterns[row].copy_from_slice(&weights[row * ROW + FEATURES..(row + 1) * ROW]);
+        unflat.features[row].copy_from_slice(&weights[row * ROW..row * ROW + FEATURES]);
+        unflat.patterns[row].copy_from_slice(&weights[row * ROW + FEATURES..(row + 1) * ROW]);
     }
-    fitted
+    unflat
+}
+
+/// [`Weights`] as the regression's weight vector, the inverse of [`unflatten`].
+fn flatten(weights: &Weights<f64>) -> Vec<f64> {
+    let mut flat = vec![0.0; INPUTS];
+    for row in 0..2 {
+        flat[row * ROW..row * ROW + FEATURES].copy_from_slice(&weights.features[row]);
+        flat[row * ROW + FEATURES..(row + 1) * ROW].copy_from_slice(&weights.patterns[row]);
+    }
+    flat
 }
 
 /// The weights as the evaluation uses them: hundredths of log-odds, rounded.
@@ -235,15 +314,7 @@ pub fn centi_weights(weights: &Weights<f64>) -> Weights<i32> {
 /// The mean log-loss of predicting the samples with `centi` weights (hundredths of log-odds):
 /// lower is better; ln 2 = 0.693 is a coin toss.
 pub fn log_loss(samples: &[Sample], centi: &Weights<i32>) -> f64 {
-    let mut weights = vec![0.0; INPUTS];
-    for row in 0..2 {
-        for i in 0..FEATURES {
-            weights[row * ROW + i] = f64::from(centi.features[row][i]) / 100.0;
-        }
-        for p in 0..PATTERNS {
-            weights[row * ROW + FEATURES + p] = f64::from(centi.patterns[row][p]) / 100.0;
-        }
-    }
+    let weights = flatten(&from_centi(centi));
     let total: f64 = samples
         .iter()
         .map(|sample| {
@@ -294,20 +365,169 @@ fn solve_linear(mut a: Vec<f64>, mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
+/// How [`refine`] trains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RefineOptions {
+    /// Passes over the samples.
+    pub epochs: usize,
+    /// Adam's step size, in log-odds.
+    pub learning_rate: f64,
+    /// How much the move-choice loss weighs against the target's.
+    pub choice_weight: f64,
+    /// The move-choice softmax's temperature, in log-odds.
+    pub choice_temperature: f64,
+    /// The seed of the shuffles.
+    pub seed: u64,
+}
+
+/// How the evaluation's weights were refined: from the fit of `scripts/data/eval-positions.txt`,
+/// on it and `scripts/data/eval-choices.txt`.
+pub const REFINE: RefineOptions = RefineOptions {
+    epochs: 5,
+    learning_rate: 1e-3,
+    choice_weight: 0.5,
+    choice_temperature: 0.5,
+    seed: 1,
+};
+
+/// `centi` weights (hundredths of log-odds) in log-odds.
+pub fn from_centi(centi: &Weights<i32>) -> Weights<f64> {
+    let unit = |w: i32| f64::from(w) / 100.0;
+    Weights {
+        features: centi.features.map(|row| row.map(unit)),
+        patterns: centi.patterns.map(|row| row.map(unit)),
+    }
+}
+
+/// Weights trained from `start` by Adam (mini-batches of 256) on two losses: the
+/// cross-entropy of each sample's prediction against its target, and, for samples with the
+/// search's move choice, the cross-entropy of the chosen move under a softmax of the moves'
+/// values (the negated predictions of the positions they lead to).
+pub fn refine(samples: &[Sample], start: &Weights<f64>, options: &RefineOptions) -> Weights<f64> {
+    let mut weights = flatten(start);
+    let inputs: Vec<Vec<(usize, f64)>> = samples.iter().map(Sample::inputs).collect();
+    let children: Vec<Vec<Vec<(usize, f64)>>> = samples
+        .iter()
+        .map(|sample| match &sample.choice {
+            Some(choice) => choice.children.iter().map(Reading::inputs).collect(),
+            None => Vec::new(),
+        })
+        .collect();
+    let mut random = crate::rules::mix::Random::new(options.seed);
+    let (beta1, beta2, epsilon): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let (mut first, mut second) = (vec![0.0; INPUTS], vec![0.0; INPUTS]);
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    let mut steps = 0;
+    for _ in 0..options.epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, random.below(i + 1));
+        }
+        for batch in order.chunks(256) {
+            let mut gradient = vec![0.0; INPUTS];
+            for &index in batch {
+                let error = logistic(dot(&weights, &inputs[index])) - samples[index].target();
+                for &(i, x) in &inputs[index] {
+                    gradient[i] += error * x;
+                }
+                let (Some(choice), kids) = (&samples[index].choice, &children[index]) else {
+                    continue;
+                };
+                let temperature = options.choice_temperature;
+                let values: Vec<f64> = kids
+                    .iter()
+                    .map(|x| -dot(&weights, x) / temperature)
+                    .collect();
+                let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let total: f64 = values.iter().map(|v| (v - top).exp()).sum();
+                for (child, x) in kids.iter().enumerate() {
+                    let p = (values[child] - top).exp() / total;
+                    let chosen = if child == choice.best { 1.0 } else { 0.0 };
+                    let slope = -options.choice_weight * (p - chosen) / temperature;
+                    for &(i, xi) in x {
+                        gradient[i] += slope * xi;
+                    }
+                }
+            }
+            steps += 1;
+            let (fix1, fix2) = (1.0 - beta1.powi(steps), 1.0 - beta2.powi(steps));
+            for i in 0..INPUTS {
+                let g = gradient[i] / batch.len() as f64;
+                first[i] = beta1 * first[i] + (1.0 - beta1) * g;
+                second[i] = beta2 * second[i] + (1.0 - beta2) * g * g;
+                weights[i] -=
+                    options.learning_rate * first[i] / fix1 / ((second[i] / fix2).sqrt() + epsilon);
+            }
+        }
+    }
+    unflatten(&weights)
+}
+
+/// How often the move that `centi` weights rank first (the lowest prediction of the position
+/// it leads to) is the search's best move, over the samples with a move choice.
+pub fn choice_agreement(samples: &[Sample], centi: &Weights<i32>) -> f64 {
+    let weights = flatten(&from_centi(centi));
+    let choices: Vec<&Choice> = samples.iter().filter_map(|s| s.choice.as_ref()).collect();
+    let agreed = choices
+        .iter()
+        .filter(|choice| {
+            let values = (choice.children.iter()).map(|child| -dot(&weights, &child.inputs()));
+            let first = values
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+            first.map(|(index, _)| index) == Some(choice.best)
+        })
+        .count();
+    agreed as f64 / choices.len().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::eval::{PATTERN_WEIGHTS, WEIGHTS};
 
     #[test]
-    fn the_weights_are_the_fit_of_the_data_set() {
-        let samples = read_samples(include_str!("../../scripts/data/eval-positions.txt")).unwrap();
+    fn the_weights_are_the_fit_of_the_data_set_refined_on_the_search_choices() {
+        let mut samples =
+            read_samples(include_str!("../../scripts/data/eval-positions.txt")).unwrap();
         assert!(samples.len() > 1000);
+        let fitted = centi_weights(&fit(&samples));
+        let choices = read_samples(include_str!("../../scripts/data/eval-choices.txt")).unwrap();
+        assert!(choices.iter().filter(|s| s.choice.is_some()).count() > 1000);
+        samples.extend(choices);
         let weights = Weights {
             features: WEIGHTS,
             patterns: PATTERN_WEIGHTS,
         };
-        assert_eq!(centi_weights(&fit(&samples)), weights);
+        let refined = refine(&samples, &from_centi(&fitted), &REFINE);
+        assert_eq!(centi_weights(&refined), weights);
+    }
+
+    #[test]
+    fn refining_on_choices_ranks_the_chosen_moves_first_more_often() {
+        // Refining hard on 300 positions' choices ranks more of the chosen moves first.
+        let text = include_str!("../../scripts/data/eval-choices.txt");
+        let samples: Vec<Sample> = read_samples(text)
+            .unwrap()
+            .into_iter()
+            .filter(|s| s.choice.is_some())
+            .take(300)
+            .collect();
+        let start = from_centi(&Weights {
+            features: WEIGHTS,
+            patterns: PATTERN_WEIGHTS,
+        });
+        let options = RefineOptions {
+            epochs: 200,
+            learning_rate: 1e-2,
+            choice_weight: 5.0,
+            ..REFINE
+        };
+        let before = choice_agreement(&samples, &centi_weights(&start));
+        let refined = refine(&samples, &start, &options);
+        let after = choice_agreement(&samples, &centi_weights(&refined));
+        assert!(after > before + 0.03, "{before} to {after}");
+        // The same samples and options give the same weights.
+        assert_eq!(refine(&samples, &start, &options), refined);
     }
 
     #[test]
@@ -337,13 +557,16 @@ mod tests {
             let fill = draw(FULL as u64 + 1) as i32;
             let counts = (draw(17) as u32, draw(17) as u32);
             let mut sample = Sample {
-                features,
-                fill,
-                patterns: vec![(first, counts.0), (second, counts.1)],
-                windows: 64,
+                reading: Reading {
+                    features,
+                    fill,
+                    patterns: vec![(first, counts.0), (second, counts.1)],
+                    windows: 64,
+                },
                 wins: false,
                 proven: true,
                 search: None,
+                choice: None,
             };
             let p = logistic(dot(&truth_weights, &sample.inputs()));
             sample.wins = (draw(1 << 53)) as f64 / (1u64 << 53) as f64 > 1.0 - p;
@@ -376,6 +599,34 @@ mod tests {
         assert_eq!(
             read_samples("w 4/4/1bw1/4 b 12\nl 4/4/1bw1/4 b x1").unwrap_err(),
             "line 2: the search score is a whole number, not 'x1'"
+        );
+    }
+
+    #[test]
+    fn a_best_move_gives_the_choice_among_the_moves() {
+        // White to move; the search chose e3e1.
+        let fen = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbw1wbw1/bwb1b3/wbwbwbw1/bwb1bwbw/wb1b2w1 w";
+        let samples = read_samples(&format!("w {fen} 40 e3e1")).unwrap();
+        let choice = samples[0].choice.as_ref().unwrap();
+        let position = Position::from_fen(fen, Opening::Any, Capture::Straight).unwrap();
+        let moves = position.legal_moves();
+        assert_eq!(choice.children.len(), moves.len());
+        assert_eq!(moves[choice.best].to_string(), "e3e1");
+        let mut child = position;
+        child.play_unchecked(moves[choice.best]);
+        assert_eq!(choice.children[choice.best], child.visit(Read));
+        assert_eq!(
+            read_samples(&format!("w {fen} 40 a1a3")).unwrap_err(),
+            "line 1: the best move 'a1a3' is not legal here"
+        );
+        assert!(
+            read_samples(&format!("w {fen} 40 zz"))
+                .unwrap_err()
+                .starts_with("line 1: the best move 'zz': ")
+        );
+        assert_eq!(
+            read_samples(&format!("w {fen} 40 e3e1 more")).unwrap_err(),
+            "line 1: more than four words after the label"
         );
     }
 
