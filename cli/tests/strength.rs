@@ -4,10 +4,24 @@ mod common;
 
 use common::scratch::Scratch;
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+
+/// Held while a test's games are played, so that the tests here play one after another: the clock
+/// games' time use is what they test, and the depth games beside them would take the cores they
+/// count on (cargo runs a file's tests on parallel threads).
+static CORES: Mutex<()> = Mutex::new(());
+
+/// The cores, once the games that have them are done (or failed).
+fn cores() -> MutexGuard<'static, ()> {
+    CORES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// The games of one konane-arbiter run with `args`, from its results file; the run must
 /// succeed and record `count` games.
 fn arbiter_games(name: &str, args: &[String], count: usize) -> Vec<serde_json::Value> {
+    let _cores = cores();
     let dir = Scratch::new(name);
     let results = dir.join("results.jsonl");
     let output = Command::new(env!("CARGO_BIN_EXE_konane-arbiter"))
