@@ -305,6 +305,10 @@ fn update_history(slot: &mut i32, bonus: i32) {
 const FUTILITY_DEPTH: i32 = 3;
 /// Reverse futility's margin per ply of depth, in centi-log-odds.
 const FUTILITY_MARGIN: i32 = 80;
+/// The deepest node futility pruning applies to.
+const MOVE_FUTILITY_DEPTH: i32 = 2;
+/// Futility pruning's margin per ply of depth, in centi-log-odds.
+const MOVE_FUTILITY_MARGIN: i32 = 60;
 /// The shallowest node internal iterative reduction applies to.
 const IIR_DEPTH: i32 = 4;
 /// The deepest node late move pruning applies to.
@@ -610,12 +614,21 @@ impl<'a> Searcher<'a> {
             depth
         };
         // Reverse futility: near the leaves, off the principal variation, a position whose
-        // evaluation beats beta by a margin per ply is taken to hold it.
-        if !is_pv && ply > 0 && depth <= FUTILITY_DEPTH && beta.abs() < MATE_BOUND {
+        // evaluation beats beta by a margin per ply is taken to hold it. Futility: one whose
+        // evaluation falls short of alpha by a margin per ply searches its quiet moves no
+        // further once a move has scored better than a loss.
+        let mut futile = false;
+        if !is_pv
+            && ply > 0
+            && depth <= FUTILITY_DEPTH.max(MOVE_FUTILITY_DEPTH)
+            && beta.abs() < MATE_BOUND
+        {
             let static_eval = eval::evaluate_with(board, &self.patterns);
-            if static_eval - FUTILITY_MARGIN * depth >= beta {
+            if depth <= FUTILITY_DEPTH && static_eval - FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
             }
+            futile =
+                depth <= MOVE_FUTILITY_DEPTH && static_eval + MOVE_FUTILITY_MARGIN * depth <= alpha;
         }
         // This ply's lists, taken for the node and given back at its end (a stopped search
         // drops them).
@@ -680,6 +693,10 @@ impl<'a> Searcher<'a> {
                 && best > -MATE_BOUND
                 && is_quiet(mv)
             {
+                break;
+            }
+            // Futility (above): at a node far below alpha, the quiet moves are not searched.
+            if futile && best > -MATE_BOUND && is_quiet(mv) {
                 break;
             }
             let mut child = *board;
