@@ -682,21 +682,15 @@ impl<'a> Searcher<'a> {
             order.swap(n, next);
             let (_, i) = order[n];
             let mv = moves[i];
-            // Late move pruning: near the leaves, off the principal variation, once a move
-            // has scored better than a loss, the quiet moves ordered after the first few are
-            // not searched (the table's move and the killers come first, so the rest of the
-            // order is quiet too).
-            if !is_pv
+            // Once a move has scored better than a loss, the quiet moves left are not searched
+            // (the table's move and the killers come first, so the rest of the order is quiet
+            // too) at a futile node (above), and, by late move pruning, near the leaves off
+            // the principal variation past the first few.
+            let late = !is_pv
                 && ply > 0
                 && depth <= LATE_PRUNING_DEPTH
-                && n >= LATE_MOVES_KEPT + (depth * depth) as usize
-                && best > -MATE_BOUND
-                && is_quiet(mv)
-            {
-                break;
-            }
-            // Futility (above): at a node far below alpha, the quiet moves are not searched.
-            if futile && best > -MATE_BOUND && is_quiet(mv) {
+                && n >= LATE_MOVES_KEPT + (depth * depth) as usize;
+            if (futile || late) && best > -MATE_BOUND && is_quiet(mv) {
                 break;
             }
             let mut child = *board;
