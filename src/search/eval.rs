@@ -4,10 +4,12 @@
 //! the weights of a nearly empty board to those of a full one. The weights are fitted by
 //! logistic regression ([`crate::search::tune`]) to positions of engine games labelled by the
 //! solver or by the game's result (`scripts/data/eval-positions.txt`), then refined to choose
-//! the moves a deep search chooses (`scripts/data/eval-choices.txt`): the score is 100 times
-//! the log-odds that the side to move wins.
+//! the moves a deep search chooses (`scripts/data/eval-choices.txt`); on boards that have one,
+//! a small network ([`super::net`]) adds what it learnt from engine games. The score is 100
+//! times the log-odds that the side to move wins.
 
 use super::accumulator::Accumulator;
+use super::net::{HIDDEN, StoneAccumulator, network_for, network_score, stone_inputs};
 pub use super::pattern_weights::PATTERN_WEIGHTS;
 use super::patterns::for_each_window;
 use crate::rules::bits::Bits;
@@ -90,18 +92,58 @@ pub fn evaluate<B: Bits>(board: &Board<B>) -> i32 {
         return 0;
     }
     let fill = fill(board);
-    weigh(&features(board), fill) + pattern_score(board, fill)
+    let features = features(board);
+    weigh(&features, fill) + pattern_score(board, fill) + network_part(board, fill)
 }
 
-/// [`evaluate`] with the patterns' sums kept up to date by the search (`patterns` must be
-/// `board`'s): the same value, without reading every window.
-pub fn evaluate_with<B: Bits>(board: &Board<B>, patterns: &Accumulator) -> i32 {
+/// [`evaluate`] without the network: the features and patterns weighed at the fill (what the
+/// network is trained to add to).
+pub fn linear_evaluation<B: Bits>(board: &Board<B>) -> i32 {
     if board.phase() != Phase::Jumps {
         return 0;
     }
     let fill = fill(board);
-    let sums = patterns.sums(board.side_to_move());
-    weigh(&features(board), fill) + pattern_mean(sums, fill, patterns.windows())
+    weigh(&features(board), fill) + pattern_score(board, fill)
+}
+
+/// [`evaluate`] with the patterns' sums and the network's first layer kept up to date by the
+/// search (`patterns` and `stones` must be `board`'s): the same value, without reading every
+/// window and stone.
+pub fn evaluate_with<B: Bits>(
+    board: &Board<B>,
+    patterns: &Accumulator,
+    stones: &StoneAccumulator,
+) -> i32 {
+    if board.phase() != Phase::Jumps {
+        return 0;
+    }
+    let fill = fill(board);
+    let side = board.side_to_move();
+    let features = features(board);
+    let network = match stones.network() {
+        Some(net) => network_score(net, stones.sums(side), stones.sums(side.opponent()), fill),
+        None => 0,
+    };
+    weigh(&features, fill) + pattern_mean(patterns.sums(side), fill, patterns.windows()) + network
+}
+
+/// The network's part of [`evaluate`], its first layer read stone by stone; 0 on a board
+/// without a network.
+pub fn network_part<B: Bits>(board: &Board<B>, fill: i32) -> i32 {
+    let rules = board.rules();
+    let Some(net) = network_for(rules.width(), rules.height()) else {
+        return 0;
+    };
+    let mut sums = [[0; HIDDEN]; 2];
+    for input in stone_inputs(board) {
+        // The same stone from the other side's view: ours and theirs swapped.
+        for (view, input) in [input, input ^ 1].into_iter().enumerate() {
+            for (sum, &value) in sums[view].iter_mut().zip(&net.stones[usize::from(input)]) {
+                *sum += i32::from(value);
+            }
+        }
+    }
+    network_score(net, &sums[0], &sums[1], fill)
 }
 
 /// The patterns' part of the evaluation: the mean weight of the board's windows at `fill`,
@@ -194,14 +236,15 @@ mod tests {
         assert_eq!(f, [1, -1, -1, -1, 1, 0]);
     }
 
-    /// [`pattern_score`] of a position of any size at a fill.
-    struct Patterns(i32);
+    /// [`pattern_score`] and the network's score of a position of any size at a fill.
+    struct Parts(i32);
 
-    impl BoardVisitor for Patterns {
-        type Output = i32;
+    impl BoardVisitor for Parts {
+        type Output = (i32, i32);
 
-        fn visit<B: Bits>(self, board: &Board<B>) -> i32 {
-            pattern_score(board, self.0)
+        fn visit<B: Bits>(self, board: &Board<B>) -> (i32, i32) {
+            let network = network_part(board, self.0);
+            (pattern_score(board, self.0), network)
         }
     }
 
@@ -213,8 +256,13 @@ mod tests {
         type Output = ();
 
         fn visit<B: Bits>(self, board: &Board<B>) {
-            walk_random_game(board, self.0, |board, _, patterns| {
-                assert_eq!(evaluate_with(board, patterns), evaluate(board));
+            let mut stones = StoneAccumulator::new(board);
+            walk_random_game(board, self.0, |board, child, patterns| {
+                assert_eq!(evaluate_with(board, patterns, &stones), evaluate(board));
+                if let Some(child) = child {
+                    let (black, white) = Accumulator::changes(board, child);
+                    stones.apply(black, white, child);
+                }
             });
         }
     }
@@ -222,8 +270,13 @@ mod tests {
     #[test]
     fn the_search_evaluates_as_the_evaluation_from_scratch() {
         let mut random = crate::rules::mix::Random::new(3);
-        for _ in 0..60 {
-            let (width, height) = (2 + random.below(25), 2 + random.below(25));
+        for game in 0..70 {
+            // The boards with a network first, then any.
+            let (width, height) = match game {
+                0..5 => (8, 8),
+                5..10 => (10, 10),
+                _ => (2 + random.below(25), 2 + random.below(25)),
+            };
             let rules =
                 crate::rules::Rules::new(width, height, Opening::Any, Capture::Straight).unwrap();
             let seed = random.below(1 << 20) as u64;
@@ -232,7 +285,7 @@ mod tests {
     }
 
     #[test]
-    fn the_evaluation_is_the_weighted_features_and_patterns_at_the_fill() {
+    fn the_evaluation_is_the_weighted_features_patterns_and_network_at_the_fill() {
         let position = Position::from_fen(
             "b1bwbw/3bwb/b3bw/wb1b1w/bw1wbw/w1wb1b b",
             Opening::Any,
@@ -249,8 +302,9 @@ mod tests {
         let sum: f64 = (0..FEATURES)
             .map(|i| f64::from(features[i]) * weight(i))
             .sum();
-        let patterns = f64::from(position.visit(Patterns(fill)));
-        assert!((f64::from(evaluate_position(&position)) - sum - patterns).abs() < 1.0);
+        let (patterns, network) = position.visit(Parts(fill));
+        let rest = f64::from(evaluate_position(&position) - patterns - network);
+        assert!((rest - sum).abs() < 1.0);
         // At the two ends of the fill, the two rows of weights.
         for (row, fill) in [(0, 0), (1, FULL)] {
             let plain: i32 = (0..FEATURES).map(|i| features[i] * WEIGHTS[row][i]).sum();

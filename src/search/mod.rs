@@ -6,6 +6,9 @@
 mod accumulator;
 pub mod eval;
 pub(crate) mod exact;
+pub mod net;
+pub mod net_train;
+mod net_weights_8x8;
 mod pattern_weights;
 pub mod patterns;
 pub mod selfplay;
@@ -20,6 +23,7 @@ use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::position::{BoardVisitor, Position};
 use accumulator::Accumulator;
+use net::StoneAccumulator;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -362,6 +366,8 @@ struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// The line patterns of the position being searched, mended move by move.
     patterns: Accumulator,
+    /// The network's first layer for the position being searched, mended move by move.
+    stones: StoneAccumulator,
     /// Each ply's lists, kept so that a node allocates nothing.
     move_lists: Vec<PlyLists>,
 }
@@ -395,6 +401,7 @@ impl<'a> Searcher<'a> {
             line: vec![None; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             patterns: Accumulator::default(),
+            stones: StoneAccumulator::default(),
             move_lists: vec![Default::default(); MAX_PLY + 1],
         }
     }
@@ -469,6 +476,7 @@ impl<'a> Searcher<'a> {
     ) -> (Outcome, Vec<(Move, i32)>) {
         let (first_depth, max_depth) = depths;
         self.patterns = Accumulator::new(board);
+        self.stones = StoneAccumulator::new(board);
         let moves = self.root_legal_moves(board);
         let mut outcome = Outcome {
             best: moves.first().copied(),
@@ -589,7 +597,7 @@ impl<'a> Searcher<'a> {
             return -(MATE - ply as i32);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return eval::evaluate_with(board, &self.patterns);
+            return eval::evaluate_with(board, &self.patterns, &self.stones);
         }
         let key = board.hash();
         let is_pv = beta - alpha > 1;
@@ -623,7 +631,7 @@ impl<'a> Searcher<'a> {
             && depth <= FUTILITY_DEPTH.max(MOVE_FUTILITY_DEPTH)
             && beta.abs() < MATE_BOUND
         {
-            let static_eval = eval::evaluate_with(board, &self.patterns);
+            let static_eval = eval::evaluate_with(board, &self.patterns, &self.stones);
             if depth <= FUTILITY_DEPTH && static_eval - FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
             }
@@ -698,6 +706,7 @@ impl<'a> Searcher<'a> {
             self.line[ply] = Some(mv);
             let (black_changes, white_changes) = Accumulator::changes(board, &child);
             let sums = self.patterns.apply(black_changes, white_changes);
+            let stone_sums = self.stones.apply(black_changes, white_changes, &child);
             let score = if n == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -720,6 +729,7 @@ impl<'a> Searcher<'a> {
                 }
             };
             self.patterns.take_back(black_changes, white_changes, sums);
+            self.stones.take_back(stone_sums);
             if self.stopped {
                 return 0;
             }

@@ -43,6 +43,12 @@ pub struct Reading {
     pub patterns: Vec<(u16, u32)>,
     /// How many windows the board has.
     pub windows: u32,
+    /// The evaluation without its network ([`super::eval::linear_evaluation`]).
+    pub evaluation: i32,
+    /// The board's width and height.
+    pub size: (u8, u8),
+    /// The network's inputs that are on ([`super::net::stone_inputs`]).
+    pub stones: Vec<u16>,
 }
 
 /// A searched position's move choice: what the evaluation reads of each position its moves
@@ -131,6 +137,9 @@ impl BoardVisitor for Read {
             fill: super::eval::fill(board),
             patterns,
             windows,
+            evaluation: super::eval::linear_evaluation(board),
+            size: (board.rules().width(), board.rules().height()),
+            stones: super::net::stone_inputs(board),
         }
     }
 }
@@ -562,6 +571,9 @@ mod tests {
                     fill,
                     patterns: vec![(first, counts.0), (second, counts.1)],
                     windows: 64,
+                    evaluation: 0,
+                    size: (8, 8),
+                    stones: Vec::new(),
                 },
                 wins: false,
                 proven: true,

@@ -1,0 +1,131 @@
+//! Trains the evaluation's network of one board size on the positions of that size in data
+//! sets of labelled positions and writes its weights into src/search/net_weights_WxH.rs, headed
+//! by NOTE (default: the command line); prints the cross-entropy against the targets on the
+//! positions left out of a first fit (every fifth block of 500), without the network, with it
+//! in floating point and with it rounded as the search uses it; and, of the positions with the
+//! search's best move, how often the evaluation ranks that move first.
+//!
+//! Usage: cargo run --release --example train_net -- --board WxH [--note NOTE] [--epochs N]
+//!            [--share S] [--decay D] [--rate R] [--seed N] [--choice W] [--temperature T]
+//!            DATA...
+//!        (DATA as tune_eval reads it: `<label> <position string> [<score> [<move>]]` lines;
+//!        `scripts/train-net.sh` gives the data and options of the build's network)
+
+use konane::search::net_train::{self, FloatNet, TrainOptions};
+use konane::search::tune;
+
+/// Positions in a block of the data sets: blocks keep a game's positions together.
+const BLOCK: usize = 500;
+
+fn main() {
+    let mut options = TrainOptions::default();
+    let mut files = Vec::new();
+    let mut board = None::<(u8, u8)>;
+    let mut note = None::<String>;
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    let mut args = command.clone().into_iter();
+    while let Some(arg) = args.next() {
+        if arg == "--note" {
+            note = args.next();
+            continue;
+        }
+        if arg == "--board" {
+            let text = args.next().unwrap_or_default();
+            board = text
+                .split_once('x')
+                .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
+            let squares = konane::search::net::NET_SQUARES;
+            if board.is_none_or(|(w, h)| usize::from(w) * usize::from(h) > squares) {
+                fail(&format!(
+                    "--board wants WxH with at most {squares} squares, not '{text}'"
+                ));
+            }
+            continue;
+        }
+        let mut value = |name: &str| -> f64 {
+            let text = args
+                .next()
+                .unwrap_or_else(|| fail(&format!("{name} wants a number")));
+            text.parse()
+                .unwrap_or_else(|_| fail(&format!("{name} wants a number, not '{text}'")))
+        };
+        match arg.as_str() {
+            "--epochs" => options.epochs = value("--epochs") as usize,
+            "--share" => options.search_share = value("--share"),
+            "--decay" => options.decay = value("--decay"),
+            "--rate" => options.learning_rate = value("--rate"),
+            "--seed" => options.seed = value("--seed") as u64,
+            "--choice" => options.choice_weight = value("--choice"),
+            "--temperature" => options.choice_temperature = value("--temperature"),
+            _ if arg.starts_with("--") => fail(&format!("unknown option '{arg}'")),
+            _ => files.push(arg),
+        }
+    }
+    let Some(size) = board else {
+        fail("say which board's network to train with --board WxH")
+    };
+    if files.is_empty() {
+        fail("name at least one data set");
+    }
+    let mut samples = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+        let read = tune::read_samples(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        samples.extend(read.into_iter().filter(|s| s.reading.size == size));
+    }
+    let is_held_out = |i: usize| (i / BLOCK) % 5 == 4;
+    let (mut kept, mut left) = (Vec::new(), Vec::new());
+    for (i, sample) in samples.iter().enumerate() {
+        if is_held_out(i) {
+            left.push(sample.clone());
+        } else {
+            kept.push(sample.clone());
+        }
+    }
+    println!(
+        "{} positions ({} proven, {} searched); {} left out of the first fit",
+        samples.len(),
+        samples.iter().filter(|s| s.proven).count(),
+        samples.iter().filter(|s| s.search.is_some()).count(),
+        left.len()
+    );
+    let share = options.search_share;
+    // A new network's output weights are zero: it adds nothing to the linear evaluation.
+    let silent = FloatNet::new(options.seed).quantized(size);
+    let first = net_train::train(&kept, &options);
+    println!(
+        "left out: without the network {:.4}, with it {:.4} (rounded {:.4}); fitted on: {:.4}",
+        net_train::quantized_loss(&left, &silent, share),
+        first.loss(&left, share),
+        net_train::quantized_loss(&left, &first.quantized(size), share),
+        first.loss(&kept, share)
+    );
+    let (before, choices) = net_train::choice_agreement(&left, &silent);
+    let (after, _) = net_train::choice_agreement(&left, &first.quantized(size));
+    println!(
+        "left out: the search's best move ranked first {:.1}% without the network, {:.1}% with \
+         it ({choices} positions)",
+        100.0 * before,
+        100.0 * after
+    );
+    let net = net_train::train(&samples, &options).quantized(size);
+    println!(
+        "all: without the network {:.4}, with it {:.4}; the best move first {:.1}% and {:.1}%",
+        net_train::quantized_loss(&samples, &silent, share),
+        net_train::quantized_loss(&samples, &net, share),
+        100.0 * net_train::choice_agreement(&samples, &silent).0,
+        100.0 * net_train::choice_agreement(&samples, &net).0
+    );
+    let path = format!("src/search/net_weights_{}x{}.rs", size.0, size.1);
+    let provenance = note.unwrap_or_else(|| format!("train_net {}", command.join(" ")));
+    if let Err(e) = std::fs::write(&path, net_train::weights_file(&net, &provenance)) {
+        fail(&format!("cannot write {path}: {e}"));
+    }
+    println!("the network's weights written to {path}");
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("train_net: {message}");
+    std::process::exit(2)
+}
