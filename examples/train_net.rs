@@ -7,7 +7,7 @@
 //!
 //! Usage: cargo run --release --example train_net -- --board WxH [--note NOTE] [--epochs N]
 //!            [--share S] [--decay D] [--rate R] [--seed N] [--choice W] [--temperature T]
-//!            DATA...
+//!            [--symmetries] DATA...
 //!        (DATA as tune_eval reads it: `<label> <position string> [<score> [<move>]]` lines;
 //!        `scripts/train-net.sh` gives the data and options of the build's network)
 
@@ -25,6 +25,10 @@ fn main() {
     let command: Vec<String> = std::env::args().skip(1).collect();
     let mut args = command.clone().into_iter();
     while let Some(arg) = args.next() {
+        if arg == "--symmetries" {
+            options.symmetries = true;
+            continue;
+        }
         if arg == "--note" {
             note = args.next();
             continue;

@@ -6,7 +6,9 @@
 //! same weights.
 
 use super::eval::FULL;
-use super::net::{ACTIVATION_ONE, HIDDEN, INPUTS, NetWeights, OUTPUT_LIMIT, network_score};
+use super::net::{
+    ACTIVATION_ONE, HIDDEN, INPUTS, NET_SQUARES, NetWeights, OUTPUT_LIMIT, network_score,
+};
 use super::tune::{Reading, Sample};
 use crate::rules::mix::Random;
 
@@ -33,6 +35,10 @@ pub struct TrainOptions {
     pub choice_weight: f64,
     /// The softmax's temperature, in log-odds.
     pub choice_temperature: f64,
+    /// Whether each sample is seen, each time it is drawn, through one of its board's
+    /// symmetries that keep every square's colour ([`symmetries`]), drawn at random: the same
+    /// position turned, which the game values alike.
+    pub symmetries: bool,
 }
 
 impl Default for TrainOptions {
@@ -46,6 +52,7 @@ impl Default for TrainOptions {
             seed: 1,
             choice_weight: 1.0,
             choice_temperature: 1.0,
+            symmetries: false,
         }
     }
 }
@@ -94,10 +101,69 @@ struct Pass {
     output: f64,
 }
 
-/// A stone input seen from the other side (ours and theirs swapped).
-fn other_view(stone: u16) -> usize {
-    usize::from(stone ^ 1)
+/// A stone input seen through `symmetry`, from the side to move's view and from the other
+/// side's (ours and theirs swapped).
+fn views(stone: u16, symmetry: &[u16]) -> [usize; 2] {
+    let input = usize::from(symmetry[usize::from(stone)]);
+    [input, input ^ 1]
 }
+
+/// A turn or reflection of a board: (file, rank, width, height) to (file, rank).
+type SquareMap = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// The permutations of the inputs by those turns and reflections of a `width` x `height`
+/// board that keep every square's colour (a jump never changes a stone's square colour, so each
+/// square only ever holds stones of one colour), the identity first: four on an even square
+/// board (the half turn and the two diagonal reflections), all eight on an odd one, fewer on an
+/// oblong one; the identity alone on a board too big for a network.
+pub fn symmetries(width: u8, height: u8) -> Vec<Vec<u16>> {
+    let (w, h) = (usize::from(width), usize::from(height));
+    if w * h > NET_SQUARES {
+        return vec![IDENTITY.to_vec()];
+    }
+    let maps: [SquareMap; 8] = [
+        |x, y, _, _| (x, y),
+        |x, y, w, h| (w - 1 - x, h - 1 - y),
+        |x, y, w, _| (w - 1 - x, y),
+        |x, y, _, h| (x, h - 1 - y),
+        |x, y, _, _| (y, x),
+        |x, y, w, h| (h - 1 - y, w - 1 - x),
+        |x, y, _, h| (h - 1 - y, x),
+        |x, y, w, _| (y, w - 1 - x),
+    ];
+    let mut found = Vec::new();
+    for map in maps {
+        let squares: Option<Vec<usize>> = (0..w * h)
+            .map(|square| {
+                let (x, y) = (square % w, square / w);
+                let (to_x, to_y) = map(x, y, w, h);
+                let fits = to_x < w && to_y < h && (to_x + to_y) % 2 == (x + y) % 2;
+                fits.then_some(to_y * w + to_x)
+            })
+            .collect();
+        if let Some(squares) = squares {
+            let inputs = (0..INPUTS)
+                .map(|input| match squares.get(input / 2) {
+                    Some(square) => (2 * square + input % 2) as u16,
+                    None => input as u16,
+                })
+                .collect();
+            found.push(inputs);
+        }
+    }
+    found
+}
+
+/// The identity permutation of the inputs.
+const IDENTITY: [u16; INPUTS] = {
+    let mut inputs = [0; INPUTS];
+    let mut input = 0;
+    while input < INPUTS {
+        inputs[input] = input as u16;
+        input += 1;
+    }
+    inputs
+};
 
 impl FloatNet {
     /// A network that adds nothing yet: small random stone vectors drawn from `seed`, each
@@ -114,7 +180,8 @@ impl FloatNet {
         FloatNet { weights }
     }
 
-    fn pass(&self, reading: &Reading) -> Pass {
+    /// The pass of `reading` seen through `symmetry` (a permutation of the inputs).
+    fn pass(&self, reading: &Reading, symmetry: &[u16]) -> Pass {
         let w = &self.weights;
         let fill = f64::from(reading.fill) / f64::from(FULL);
         let mut inputs = [[0.0; HIDDEN]; 2];
@@ -124,10 +191,7 @@ impl FloatNet {
             }
         }
         for &stone in &reading.stones {
-            for (view, input) in [usize::from(stone), other_view(stone)]
-                .into_iter()
-                .enumerate()
-            {
+            for (view, input) in views(stone, symmetry).into_iter().enumerate() {
                 let vector = &w[EMBEDDING_AT + input * HIDDEN..][..HIDDEN];
                 for (sum, value) in inputs[view].iter_mut().zip(vector) {
                     *sum += value;
@@ -146,18 +210,20 @@ impl FloatNet {
         }
     }
 
-    /// Adds the gradient of `sample`'s losses to `gradient`: the cross-entropy of its
-    /// prediction against `target`, and of its move choice if it has one.
+    /// Adds the gradient of `sample`'s losses, seen through `symmetry`, to `gradient`: the
+    /// cross-entropy of its prediction against `target`, and of its move choice if it has one.
     fn add_gradient(
         &self,
         sample: &Sample,
+        symmetry: &[u16],
         target: f64,
         options: &TrainOptions,
         gradient: &mut [f64],
     ) {
-        let pass = self.pass(&sample.reading);
+        let pass = self.pass(&sample.reading, symmetry);
         self.backward(
             &sample.reading,
+            symmetry,
             &pass,
             logistic(pass.output) - target,
             gradient,
@@ -169,7 +235,7 @@ impl FloatNet {
         let passes: Vec<Pass> = choice
             .children
             .iter()
-            .map(|child| self.pass(child))
+            .map(|child| self.pass(child, symmetry))
             .collect();
         let values: Vec<f64> = (passes.iter())
             .map(|pass| -pass.output / options.choice_temperature)
@@ -181,13 +247,20 @@ impl FloatNet {
             let chosen = if index == choice.best { 1.0 } else { 0.0 };
             // The loss falls as the chosen move's value rises; a value is a negated output.
             let slope = -options.choice_weight * (p - chosen) / options.choice_temperature;
-            self.backward(child, pass, slope, gradient);
+            self.backward(child, symmetry, pass, slope, gradient);
         }
     }
 
     /// Adds `slope` times the gradient of `reading`'s output (whose pass is `pass`) to
     /// `gradient`.
-    fn backward(&self, reading: &Reading, pass: &Pass, slope: f64, gradient: &mut [f64]) {
+    fn backward(
+        &self,
+        reading: &Reading,
+        symmetry: &[u16],
+        pass: &Pass,
+        slope: f64,
+        gradient: &mut [f64],
+    ) {
         let fill = f64::from(reading.fill) / f64::from(FULL);
         let mut slopes = [[0.0; HIDDEN]; 2];
         for unit in 0..HIDDEN {
@@ -204,10 +277,7 @@ impl FloatNet {
             }
         }
         for &stone in &reading.stones {
-            for (view, input) in [usize::from(stone), other_view(stone)]
-                .into_iter()
-                .enumerate()
-            {
+            for (view, input) in views(stone, symmetry).into_iter().enumerate() {
                 let vector = &mut gradient[EMBEDDING_AT + input * HIDDEN..][..HIDDEN];
                 for (value, slope) in vector.iter_mut().zip(slopes[view]) {
                     *value += slope;
@@ -223,7 +293,7 @@ impl FloatNet {
             .iter()
             .map(|sample| {
                 cross_entropy(
-                    self.pass(&sample.reading).output,
+                    self.pass(&sample.reading, &IDENTITY).output,
                     target(sample, search_share),
                 )
             })
@@ -232,13 +302,19 @@ impl FloatNet {
     }
 
     /// `sample`'s loss as [`FloatNet::add_gradient`] differentiates it: the cross-entropy
-    /// against `target`, plus the move choice's, weighed.
+    /// against `target`, plus the move choice's, weighed; seen through `symmetry`.
     #[cfg(test)]
-    fn sample_loss(&self, sample: &Sample, target: f64, options: &TrainOptions) -> f64 {
-        let mut loss = cross_entropy(self.pass(&sample.reading).output, target);
+    fn sample_loss(
+        &self,
+        sample: &Sample,
+        symmetry: &[u16],
+        target: f64,
+        options: &TrainOptions,
+    ) -> f64 {
+        let mut loss = cross_entropy(self.pass(&sample.reading, symmetry).output, target);
         if let Some(choice) = &sample.choice {
             let values: Vec<f64> = (choice.children.iter())
-                .map(|child| -self.pass(child).output / options.choice_temperature)
+                .map(|child| -self.pass(child, symmetry).output / options.choice_temperature)
                 .collect();
             let total: f64 = values.iter().map(|v| v.exp()).sum();
             loss -= options.choice_weight * (values[choice.best] - total.ln());
@@ -291,6 +367,16 @@ pub fn train(samples: &[Sample], options: &TrainOptions) -> FloatNet {
     let mut second_moment = vec![0.0; WEIGHTS];
     let mut steps = 0;
     let mut order: Vec<usize> = (0..samples.len()).collect();
+    let mut turned = std::collections::HashMap::new();
+    for sample in samples {
+        let size = sample.reading.size;
+        turned
+            .entry(size)
+            .or_insert_with(|| match options.symmetries {
+                true => symmetries(size.0, size.1),
+                false => vec![IDENTITY.to_vec()],
+            });
+    }
     for _ in 0..options.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, random.below(i + 1));
@@ -298,7 +384,13 @@ pub fn train(samples: &[Sample], options: &TrainOptions) -> FloatNet {
         for batch in order.chunks(options.batch.max(1)) {
             let mut gradient = vec![0.0; WEIGHTS];
             for &index in batch {
-                net.add_gradient(&samples[index], targets[index], options, &mut gradient);
+                let sample = &samples[index];
+                let choices = &turned[&sample.reading.size];
+                let symmetry = match choices.len() {
+                    1 => &choices[0],
+                    n => &choices[random.below(n)],
+                };
+                net.add_gradient(sample, symmetry, targets[index], options, &mut gradient);
             }
             steps += 1;
             let scale = 1.0 / batch.len() as f64;
@@ -337,10 +429,7 @@ pub fn quantized_loss(samples: &[Sample], net: &NetWeights, search_share: f64) -
 fn integer_evaluation(net: &NetWeights, reading: &Reading) -> i32 {
     let mut sums = [[0i32; HIDDEN]; 2];
     for &stone in &reading.stones {
-        for (view, input) in [usize::from(stone), other_view(stone)]
-            .into_iter()
-            .enumerate()
-        {
+        for (view, input) in views(stone, &IDENTITY).into_iter().enumerate() {
             for (sum, &value) in sums[view].iter_mut().zip(&net.stones[input]) {
                 *sum += i32::from(value);
             }
@@ -402,7 +491,87 @@ pub fn weights_file(net: &NetWeights, provenance: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Capture, Opening, Position, Rules};
     use crate::search::tune::read_samples;
+
+    /// The position string of the stones `inputs` (side to move's view) on a `width` x
+    /// `height` board, `side` to move.
+    fn fen_of(inputs: &[u16], width: usize, height: usize, side: &str) -> String {
+        let mut grid = vec![None; width * height];
+        let ours = if side == "b" { 'b' } else { 'w' };
+        let theirs = if side == "b" { 'w' } else { 'b' };
+        for &input in inputs {
+            let input = usize::from(input);
+            grid[input / 2] = Some(if input % 2 == 0 { ours } else { theirs });
+        }
+        let rank_text = |squares: &[Option<char>]| {
+            let (mut text, mut empty) = (String::new(), 0);
+            for square in squares {
+                match square {
+                    None => empty += 1,
+                    Some(stone) => {
+                        if empty > 0 {
+                            text += &empty.to_string();
+                        }
+                        empty = 0;
+                        text.push(*stone);
+                    }
+                }
+            }
+            if empty > 0 {
+                text += &empty.to_string();
+            }
+            text
+        };
+        let ranks: Vec<String> = (0..height)
+            .rev()
+            .map(|rank| rank_text(&grid[rank * width..][..width]))
+            .collect();
+        format!("{} {side}", ranks.join("/"))
+    }
+
+    #[test]
+    fn symmetries_turn_positions_into_positions_of_equal_value() {
+        let mut random = Random::new(5);
+        assert_eq!(symmetries(12, 12), vec![IDENTITY.to_vec()]);
+        for (width, height, count) in [(8, 8, 4), (7, 7, 8), (8, 6, 2), (10, 10, 4), (5, 4, 2)] {
+            let found = symmetries(width as u8, height as u8);
+            assert_eq!(found.len(), count, "{width}x{height}");
+            assert_eq!(found[0], IDENTITY.to_vec());
+            let rules = Rules::new(width, height, Opening::Any, Capture::Straight).unwrap();
+            let mut position = Position::start(rules).unwrap();
+            loop {
+                let side = if position.side_to_move() == crate::rules::square::Color::Black {
+                    "b"
+                } else {
+                    "w"
+                };
+                let reading = position.visit(super::super::tune::Read);
+                for symmetry in &found {
+                    let turned: Vec<u16> = (reading.stones.iter())
+                        .map(|&stone| symmetry[usize::from(stone)])
+                        .collect();
+                    let fen = fen_of(&turned, width, height, side);
+                    let other = Position::from_fen(&fen, Opening::Any, Capture::Straight)
+                        .unwrap_or_else(|e| panic!("{fen}: {e}"));
+                    let other_reading = other.visit(super::super::tune::Read);
+                    assert_eq!(other_reading.evaluation, reading.evaluation, "{fen}");
+                    assert_eq!(other.count_moves(), position.count_moves(), "{fen}");
+                    // Each stone keeps its square's colour.
+                    for (&from, &to) in reading.stones.iter().zip(&turned) {
+                        let (from, to) = (usize::from(from) / 2, usize::from(to) / 2);
+                        let parity = |square: usize| (square % width + square / width) % 2;
+                        assert_eq!(parity(from), parity(to));
+                    }
+                }
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_unchecked(moves[random.below(moves.len())]);
+            }
+        }
+    }
 
     /// Samples from real positions, one with a move choice, one proven.
     fn samples() -> Vec<Sample> {
@@ -441,8 +610,13 @@ mod tests {
         let net = random_net(4);
         for sample in &samples {
             let target = target(sample, options.search_share);
+            // Seen through the board's last symmetry (a diagonal reflection on these square
+            // boards), as training draws them.
+            let (width, height) = sample.reading.size;
+            let turned = symmetries(width, height);
+            let symmetry = &turned[turned.len() - 1];
             let mut gradient = vec![0.0; WEIGHTS];
-            net.add_gradient(sample, target, &options, &mut gradient);
+            net.add_gradient(sample, symmetry, target, &options, &mut gradient);
             let mut checked = 0;
             for (index, &analytic) in gradient.iter().enumerate() {
                 let step = 1e-6;
@@ -450,8 +624,8 @@ mod tests {
                 up.weights[index] += step;
                 let mut down = net.clone();
                 down.weights[index] -= step;
-                let slope = (up.sample_loss(sample, target, &options)
-                    - down.sample_loss(sample, target, &options))
+                let slope = (up.sample_loss(sample, symmetry, target, &options)
+                    - down.sample_loss(sample, symmetry, target, &options))
                     / (2.0 * step);
                 assert!(
                     (slope - analytic).abs() < 1e-5,
@@ -468,7 +642,7 @@ mod tests {
         let net = random_net(9);
         let rounded = net.quantized((8, 8));
         for sample in samples() {
-            let float = 100.0 * net.pass(&sample.reading).output;
+            let float = 100.0 * net.pass(&sample.reading, &IDENTITY).output;
             let integer = f64::from(integer_evaluation(&rounded, &sample.reading));
             assert!((float - integer).abs() < 3.0, "{float} against {integer}");
         }
@@ -488,7 +662,7 @@ mod tests {
         assert!(after.loss(&samples, 1.0) < before.loss(&samples, 1.0));
         let chosen = &samples[0];
         let target = target(chosen, 1.0);
-        let loss = |net: &FloatNet| net.sample_loss(chosen, target, &options);
+        let loss = |net: &FloatNet| net.sample_loss(chosen, &IDENTITY, target, &options);
         assert!(loss(&after) < loss(&before) - 0.1);
         // The same samples and options give the same weights.
         assert_eq!(train(&samples, &options), after);

@@ -47,7 +47,8 @@ pub struct Reading {
     pub evaluation: i32,
     /// The board's width and height.
     pub size: (u8, u8),
-    /// The network's inputs that are on ([`super::net::stone_inputs`]).
+    /// The network's inputs that are on ([`super::net::stone_inputs`]); none on a board too
+    /// big for a network (more than [`super::net::NET_SQUARES`] squares).
     pub stones: Vec<u16>,
 }
 
@@ -121,7 +122,7 @@ impl Reading {
 }
 
 /// What the evaluation reads of a position of any size.
-struct Read;
+pub(super) struct Read;
 
 impl BoardVisitor for Read {
     type Output = Reading;
@@ -139,7 +140,10 @@ impl BoardVisitor for Read {
             windows,
             evaluation: super::eval::linear_evaluation(board),
             size: (board.rules().width(), board.rules().height()),
-            stones: super::net::stone_inputs(board),
+            stones: match board.rules().area() <= super::net::NET_SQUARES {
+                true => super::net::stone_inputs(board),
+                false => Vec::new(),
+            },
         }
     }
 }
