@@ -1,9 +1,9 @@
 //! Turns tournament results files into evaluation data: every position an engine moved from,
-//! labelled with the game's result for the side to move (`w`, `l`) and that engine's score of
-//! it, and the move it played (the labels, scores and best moves of
-//! `konane::search::tune::read_samples`). Mate scores are written
-//! as +/- MATE_SCORE; positions without a verdict, and games that did not end normally, are
-//! left out.
+//! labelled with the game's result for the side to move (`w`, `l`), that engine's score of it
+//! and the move it played (the labels, scores and best moves of
+//! `konane::search::tune::read_samples`). Mate scores are written as +/- MATE_SCORE; positions
+//! without a verdict, and games that did not end normally, are left out. With `--board`, only
+//! the games on that board.
 //!
 //! Usage: cargo run --release --example game_positions -- [--board 8x8] FILE... > OUT
 
@@ -22,7 +22,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--board" => board = args.next(),
+            "--board" => {
+                board = Some(args.next().unwrap_or_else(|| fail("--board wants WxH")));
+            }
             _ if arg.starts_with("--") => fail(&format!("unknown option '{arg}'")),
             _ => files.push(arg),
         }
@@ -37,7 +39,7 @@ fn main() {
             let line = line.unwrap_or_else(|e| fail(&format!("{file}: {e}")));
             let record: GameRecord = match serde_json::from_str(&line) {
                 Ok(record) => record,
-                Err(e) => fail(&format!("{file}:{}: {e}", number + 1)),
+                Err(e) => fail(&format!("{file}:{}: not a game record ({e})", number + 1)),
             };
             if record.termination != Termination::Normal
                 || board

@@ -25,42 +25,25 @@ fn main() {
     let command: Vec<String> = std::env::args().skip(1).collect();
     let mut args = command.clone().into_iter();
     while let Some(arg) = args.next() {
-        if arg == "--symmetries" {
-            options.symmetries = true;
-            continue;
-        }
-        if arg == "--note" {
-            note = args.next();
-            continue;
-        }
-        if arg == "--board" {
-            let text = args.next().unwrap_or_default();
-            board = text
-                .split_once('x')
-                .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)));
-            let squares = konane::search::net::NET_SQUARES;
-            if board.is_none_or(|(w, h)| usize::from(w) * usize::from(h) > squares) {
-                fail(&format!(
-                    "--board wants WxH with at most {squares} squares, not '{text}'"
-                ));
-            }
-            continue;
-        }
-        let mut value = |name: &str| -> f64 {
-            let text = args
-                .next()
-                .unwrap_or_else(|| fail(&format!("{name} wants a number")));
+        let mut text = |name: &str| -> String {
+            args.next()
+                .unwrap_or_else(|| fail(&format!("{name} wants a value")))
+        };
+        let number = |name: &str, text: String| -> f64 {
             text.parse()
                 .unwrap_or_else(|_| fail(&format!("{name} wants a number, not '{text}'")))
         };
         match arg.as_str() {
-            "--epochs" => options.epochs = value("--epochs") as usize,
-            "--share" => options.search_share = value("--share"),
-            "--decay" => options.decay = value("--decay"),
-            "--rate" => options.learning_rate = value("--rate"),
-            "--seed" => options.seed = value("--seed") as u64,
-            "--choice" => options.choice_weight = value("--choice"),
-            "--temperature" => options.choice_temperature = value("--temperature"),
+            "--board" => board = Some(board_size(&text("--board"))),
+            "--note" => note = Some(text("--note")),
+            "--symmetries" => options.symmetries = true,
+            "--epochs" => options.epochs = number(&arg, text(&arg)) as usize,
+            "--share" => options.search_share = number(&arg, text(&arg)),
+            "--decay" => options.decay = number(&arg, text(&arg)),
+            "--rate" => options.learning_rate = number(&arg, text(&arg)),
+            "--seed" => options.seed = number(&arg, text(&arg)) as u64,
+            "--choice" => options.choice_weight = number(&arg, text(&arg)),
+            "--temperature" => options.choice_temperature = number(&arg, text(&arg)),
             _ if arg.starts_with("--") => fail(&format!("unknown option '{arg}'")),
             _ => files.push(arg),
         }
@@ -127,6 +110,19 @@ fn main() {
         fail(&format!("cannot write {path}: {e}"));
     }
     println!("the network's weights written to {path}");
+}
+
+/// The board `text` names (`WxH`), if a network can have it.
+fn board_size(text: &str) -> (u8, u8) {
+    let squares = konane::search::net::NET_SQUARES;
+    text.split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<u8>().ok()?, h.parse::<u8>().ok()?)))
+        .filter(|&(w, h)| usize::from(w) * usize::from(h) <= squares)
+        .unwrap_or_else(|| {
+            fail(&format!(
+                "--board wants WxH with at most {squares} squares, not '{text}'"
+            ))
+        })
 }
 
 fn fail(message: &str) -> ! {

@@ -1,17 +1,16 @@
 //! A small network on top of the linear evaluation, NNUE-style, one per board size that has
-//! one ([`network_for`]): its first layer is a learnt vector per square and stone (the side to
-//! move's or the other side's), summed over the board's stones and kept up to date by the
-//! search's [`StoneAccumulator`] as stones leave the board (a jump changes three squares, so
-//! the update is three vector additions a view); the sum and the fill feed [`HIDDEN`]
+//! one ([`network_for`]). Its first layer is a learnt vector per square and kind of stone (the
+//! side to move's or the other side's), summed over the board's stones and kept up to date by
+//! the search's [`StoneAccumulator`] as stones leave the board (a jump changes three squares,
+//! so the update is three vector additions a view); the sum and the fill feed [`HIDDEN`]
 //! clipped-linear units. The network is evaluated from both sides' views, and what it adds to
 //! the linear evaluation is the weighted sum of the side to move's units less the same sum of
 //! the other side's: the same stones with the other side to move give the opposite score, so
-//! the network cannot learn a bonus for having the move (the linear evaluation's tempo keeps that, fitted
-//! to results: a network trained on search scores learnt a large one, and the search, whose
-//! reductions compare leaves an odd number of plies apart, played much worse for it). Integer
-//! arithmetic throughout; the weights are trained by
-//! [`crate::search::net_train`] and written to `net_weights_WxH.rs` by
-//! `cargo run --release --example train_net`.
+//! the network cannot learn a bonus for having the move. The linear evaluation's tempo, fitted
+//! to results, keeps that; networks trained on search scores learnt a large one, and the
+//! search, whose reductions compare leaves an odd number of plies apart, played much worse for
+//! it. Integer arithmetic throughout; the weights are trained by [`crate::search::net_train`]
+//! and written to `net_weights_WxH.rs` by `cargo run --release --example train_net`.
 
 use super::eval::FULL;
 use crate::rules::bits::Bits;
@@ -55,7 +54,8 @@ pub struct NetWeights {
 
 /// The networks the evaluation has, one per board size (a board without one is evaluated by
 /// the linear evaluation alone). A network trained by `train_net --board WxH` is written to
-/// `net_weights_WxH.rs`, and joins the evaluation when it is declared in `mod.rs` and listed here.
+/// `net_weights_WxH.rs`, and joins the evaluation when it is declared in `mod.rs` and listed
+/// here.
 pub static NETWORKS: [&NetWeights; 1] = [&super::net_weights_8x8::NET];
 
 /// The network of a `width` x `height` board, if it has one.
