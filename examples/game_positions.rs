@@ -7,10 +7,9 @@
 //!
 //! Usage: cargo run --release --example game_positions -- [--board 8x8] FILE... > OUT
 
+use konane::Rules;
 use konane::arbiter::record::{GameRecord, Termination};
 use konane::protocol::info::Score;
-use konane::rules::Move;
-use konane::{Position, Rules};
 use std::io::{BufRead, Write};
 
 /// The score written for a mate found by the engine, in hundredths of log-odds.
@@ -59,37 +58,29 @@ fn main() {
 
 /// Writes the positions of one game; returns how many.
 fn write_positions(record: &GameRecord, out: &mut impl Write) -> Result<usize, String> {
-    let rules = record.rules;
-    let mut position = Position::from_fen(&record.start, rules.opening, rules.capture)
-        .map_err(|e| format!("start: {e}"))?;
     let mut written = 0;
-    for (ply, text) in record.moves.iter().enumerate() {
+    record.replay(|ply, text, position| {
         let verdict = ply
             .checked_sub(record.opening_plies)
             .and_then(|engine_ply| record.move_verdicts.get(engine_ply))
             .and_then(Option::as_ref);
-        if let Some(verdict) = verdict {
-            let score = match verdict.score {
-                Score::Centi(score) => score.clamp(-MATE_SCORE, MATE_SCORE),
-                Score::Mate(n) if n < 0 => -MATE_SCORE,
-                Score::Mate(_) => MATE_SCORE,
-            };
-            let label = if position.side_to_move() == record.winner {
-                'w'
-            } else {
-                'l'
-            };
-            writeln!(out, "{label} {} {score} {text}", position.fen())
-                .map_err(|e| e.to_string())?;
-            written += 1;
-        }
-        let mv: Move = text
-            .parse()
-            .map_err(|e| format!("move {} '{text}': {e}", ply + 1))?;
-        position
-            .play(mv)
-            .map_err(|e| format!("move {} {text}: {e}", ply + 1))?;
-    }
+        let Some(verdict) = verdict else {
+            return Ok(());
+        };
+        let score = match verdict.score {
+            Score::Centi(score) => score.clamp(-MATE_SCORE, MATE_SCORE),
+            Score::Mate(n) if n < 0 => -MATE_SCORE,
+            Score::Mate(_) => MATE_SCORE,
+        };
+        let label = if position.side_to_move() == record.winner {
+            'w'
+        } else {
+            'l'
+        };
+        writeln!(out, "{label} {} {score} {text}", position.fen()).map_err(|e| e.to_string())?;
+        written += 1;
+        Ok(())
+    })?;
     Ok(written)
 }
 

@@ -205,10 +205,21 @@ impl GameRecord {
     /// The position after the last move, or why the record's moves do not replay from its
     /// start.
     pub fn final_position(&self) -> Result<Position, String> {
+        self.replay(|_, _, _| Ok(()))
+    }
+
+    /// Replays the record's moves from its start, calling `visit` with each move's number
+    /// (from 0), its text and the position it is played from; returns the position after the
+    /// last move, or why the moves do not replay (or `visit`'s error).
+    pub fn replay(
+        &self,
+        mut visit: impl FnMut(usize, &str, &Position) -> Result<(), String>,
+    ) -> Result<Position, String> {
         let rules = self.rules;
         let mut position = Position::from_fen(&self.start, rules.opening, rules.capture)
             .map_err(|e| format!("start: {e}"))?;
         for (ply, text) in self.moves.iter().enumerate() {
+            visit(ply, text, &position)?;
             let mv: Move = text
                 .parse()
                 .map_err(|e| format!("move {} '{text}': {e}", ply + 1))?;

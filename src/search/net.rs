@@ -187,7 +187,7 @@ mod tests {
     use super::*;
     use crate::rules::position::BoardVisitor;
     use crate::rules::{Capture, Opening, Position, Rules};
-    use crate::search::accumulator::Accumulator;
+    use crate::search::accumulator::{Accumulator, walk_random_game};
 
     /// Plays a random game and checks, at each position, that the mended sums equal sums read
     /// from scratch, after the next move and after taking it back.
@@ -197,25 +197,18 @@ mod tests {
         type Output = ();
 
         fn visit<B: Bits>(self, board: &Board<B>) {
-            let mut random = crate::rules::mix::Random::new(self.0);
-            let mut board = *board;
-            let mut accumulator = StoneAccumulator::new(&board);
-            loop {
-                assert_eq!(accumulator.sums, StoneAccumulator::new(&board).sums);
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    return;
+            let mut accumulator = StoneAccumulator::new(board);
+            walk_random_game(board, self.0, |board, child, _| {
+                assert_eq!(accumulator.sums, StoneAccumulator::new(board).sums);
+                if let Some(child) = child {
+                    let (black, white) = Accumulator::changes(board, child);
+                    let before = accumulator.apply(black, white, child);
+                    assert_eq!(accumulator.sums, StoneAccumulator::new(child).sums);
+                    accumulator.take_back(before);
+                    assert_eq!(accumulator.sums, StoneAccumulator::new(board).sums);
+                    accumulator.apply(black, white, child);
                 }
-                let mut child = board;
-                child.play_unchecked(moves[random.below(moves.len())]);
-                let (black, white) = Accumulator::changes(&board, &child);
-                let before = accumulator.apply(black, white, &child);
-                assert_eq!(accumulator.sums, StoneAccumulator::new(&child).sums);
-                accumulator.take_back(before);
-                assert_eq!(accumulator.sums, StoneAccumulator::new(&board).sums);
-                accumulator.apply(black, white, &child);
-                board = child;
-            }
+            });
         }
     }
 
