@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Trains the evaluation's network of one board (src/search/net.rs) and writes its weights to
-# src/search/net_weights_WxH.rs: the positions of that board in the games of the SPRTs kept in
-# proofs/ (every position an engine moved from, with its score and the move it played; every
-# second one, about 965,000 for 8x8), with the evaluation's own data sets
-# (scripts/data/eval-positions.txt, eval-choices.txt). The same files give the same weights.
+# src/search/net_weights_WxH.rs, from the positions of that board in games kept in proofs/
+# (every position an engine moved from, with its score and the move it played) and the
+# evaluation's own data sets (scripts/data/eval-positions.txt, eval-choices.txt). The same
+# files give the same weights.
+#   8x8:   the games of the SPRTs kept when the 8x8 network was trained, every second position
+#          (about 965,000).
+#   10x10: every 10x10 game of the SPRTs in proofs/ and the self-play games of
+#          proofs/net-10x10/selfplay.jsonl.gz, every position, each seen through one of the
+#          board's colour-keeping symmetries drawn anew each time (--symmetries).
 #
 # Usage: scripts/train-net.sh [BOARD]   (default: 8x8)
 set -euo pipefail
@@ -13,48 +18,82 @@ cd "$root"
 cargo build --quiet --release --example game_positions --example train_net
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The games of the results files in proofs/ when the 8x8 network was trained (the files kept
-# since then are left out, so that the weights come out the same).
-games=(
-  proofs/accumulator-16x16/results.jsonl
-  proofs/countermoves-8x8/results.jsonl
-  proofs/follow-up-history-8x8/results.jsonl
-  proofs/futility-8x8/results.jsonl
-  proofs/history-malus-8x8/results.jsonl
-  proofs/history-reductions-8x8/results.jsonl
-  proofs/iir-8x8/results.jsonl
-  proofs/improving-8x8/results.jsonl
-  proofs/keep-follow-up-8x8/results.jsonl
-  proofs/keep-orderings-8x8/results.jsonl
-  proofs/lmp-8x8/results.jsonl
-  proofs/lmr-8x8/results.jsonl
-  proofs/mobility-order-8x8/results.jsonl
-  proofs/net-8x8/results.jsonl
-  proofs/net-choice-8x8/results-20k-nodes.jsonl
-  proofs/net-choice-8x8/results-value-only.jsonl
-  proofs/net-choice-8x8/results.jsonl
-  proofs/null-move-8x8/results.jsonl
-  proofs/patterns-10x10-5s/results.jsonl
-  proofs/patterns-10x10/results.jsonl
-  proofs/patterns-8x8-5s/results.jsonl
-  proofs/patterns-8x8/results.jsonl
-  proofs/poll-16x16/results.jsonl
-  proofs/ponder-8x8/results.jsonl
-  proofs/razor-8x8/results.jsonl
-  proofs/refine-choices-10x10/results.jsonl
-  proofs/refine-choices-8x8-5s/results.jsonl
-  proofs/refine-choices-8x8-all/results.jsonl
-  proofs/refine-choices-8x8/results.jsonl
-  proofs/regions-12x12/results.jsonl
-  proofs/regions-16x16/results.jsonl
-  proofs/rfp-8x8/results.jsonl
-  proofs/search-10x10/results.jsonl
-  proofs/search-16x16/results.jsonl
-  proofs/search-labels-10x10/results.jsonl
-  proofs/search-labels-8x8/results.jsonl
-  proofs/time-stability-8x8/results.jsonl
-)
-target/release/examples/game_positions --board "$board" "${games[@]}" | awk 'NR % 2 == 0' > "$work/games.txt"
+case "$board" in
+  8x8)
+    # The games of the results files in proofs/ when the 8x8 network was trained (the files
+    # kept since then are left out, so that the weights come out the same).
+    games=(
+      proofs/accumulator-16x16/results.jsonl
+      proofs/countermoves-8x8/results.jsonl
+      proofs/follow-up-history-8x8/results.jsonl
+      proofs/futility-8x8/results.jsonl
+      proofs/history-malus-8x8/results.jsonl
+      proofs/history-reductions-8x8/results.jsonl
+      proofs/iir-8x8/results.jsonl
+      proofs/improving-8x8/results.jsonl
+      proofs/keep-follow-up-8x8/results.jsonl
+      proofs/keep-orderings-8x8/results.jsonl
+      proofs/lmp-8x8/results.jsonl
+      proofs/lmr-8x8/results.jsonl
+      proofs/mobility-order-8x8/results.jsonl
+      proofs/net-8x8/results.jsonl
+      proofs/net-choice-8x8/results-20k-nodes.jsonl
+      proofs/net-choice-8x8/results-value-only.jsonl
+      proofs/net-choice-8x8/results.jsonl
+      proofs/null-move-8x8/results.jsonl
+      proofs/patterns-10x10-5s/results.jsonl
+      proofs/patterns-10x10/results.jsonl
+      proofs/patterns-8x8-5s/results.jsonl
+      proofs/patterns-8x8/results.jsonl
+      proofs/poll-16x16/results.jsonl
+      proofs/ponder-8x8/results.jsonl
+      proofs/razor-8x8/results.jsonl
+      proofs/refine-choices-10x10/results.jsonl
+      proofs/refine-choices-8x8-5s/results.jsonl
+      proofs/refine-choices-8x8-all/results.jsonl
+      proofs/refine-choices-8x8/results.jsonl
+      proofs/regions-12x12/results.jsonl
+      proofs/regions-16x16/results.jsonl
+      proofs/rfp-8x8/results.jsonl
+      proofs/search-10x10/results.jsonl
+      proofs/search-16x16/results.jsonl
+      proofs/search-labels-10x10/results.jsonl
+      proofs/search-labels-8x8/results.jsonl
+      proofs/time-stability-8x8/results.jsonl
+    )
+    keep='NR % 2 == 0'
+    train_options=()
+    ;;
+  10x10)
+    games=(
+      proofs/net-10x10/selfplay.jsonl.gz
+      proofs/net-stones-8x8/results-10x10.jsonl
+      proofs/patterns-10x10-5s/results.jsonl
+      proofs/patterns-10x10/results.jsonl
+      proofs/refine-choices-10x10/results.jsonl
+      proofs/search-10x10/results.jsonl
+      proofs/search-labels-10x10/results.jsonl
+    )
+    keep='1'
+    train_options=(--symmetries)
+    ;;
+  *)
+    echo "train-net.sh: no recipe for board '$board' (8x8 or 10x10)" >&2
+    exit 2
+    ;;
+esac
+# Results files kept compressed are read through a plain copy.
+plain=()
+for file in "${games[@]}"; do
+  case "$file" in
+    *.gz)
+      gunzip -c "$file" > "$work/$(basename "$file" .gz)"
+      plain+=("$work/$(basename "$file" .gz)")
+      ;;
+    *) plain+=("$file") ;;
+  esac
+done
+target/release/examples/game_positions --board "$board" "${plain[@]}" | awk "$keep" > "$work/games.txt"
 target/release/examples/train_net --board "$board" --note "scripts/train-net.sh $board" --epochs 10 --rate 3e-3 --decay 0 \
-  --choice 0.5 --temperature 0.5 scripts/data/eval-positions.txt scripts/data/eval-choices.txt \
+  --choice 0.5 --temperature 0.5 ${train_options[@]+"${train_options[@]}"} scripts/data/eval-positions.txt scripts/data/eval-choices.txt \
   "$work/games.txt"

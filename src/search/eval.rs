@@ -271,7 +271,7 @@ mod tests {
     fn the_search_evaluates_as_the_evaluation_from_scratch() {
         let mut random = crate::rules::mix::Random::new(3);
         for game in 0..70 {
-            // The board with a network (8x8) first, then 10x10 and any.
+            // The boards with a network (8x8, 10x10) first, then any.
             let (width, height) = match game {
                 0..5 => (8, 8),
                 5..10 => (10, 10),
