@@ -15,9 +15,6 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 board=${1:-8x8}
 cd "$root"
-cargo build --quiet --release --example game_positions --example train_net
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 case "$board" in
   8x8)
     # The games of the results files in proofs/ when the 8x8 network was trained (the files
@@ -65,6 +62,9 @@ case "$board" in
     train_options=()
     ;;
   10x10)
+    # The files the build's 10x10 network was trained on (those kept since, such as
+    # proofs/net-10x10/selfplay-next.jsonl.gz, are left out, so that the weights come out the
+    # same).
     games=(
       proofs/net-10x10/selfplay.jsonl.gz
       proofs/net-stones-8x8/results-10x10.jsonl
@@ -82,6 +82,9 @@ case "$board" in
     exit 2
     ;;
 esac
+cargo build --quiet --release --example game_positions --example train_net
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 # Results files kept compressed are read through a plain copy.
 plain=()
 for file in "${games[@]}"; do
