@@ -6,6 +6,9 @@
 # files give the same weights.
 #   8x8:   the games of the SPRTs kept when the 8x8 network was trained, every second position
 #          (about 965,000).
+#   6x6:   proofs/net-6x6/labels.txt.gz, positions of 20,000 engine games proven by the solver
+#          (and the positions their moves lead to), each position once, through the board's
+#          symmetries, 60 passes over the data (the fit goes on improving to about 60).
 #   10x10: every 10x10 game of the SPRTs in proofs/ and the self-play games of
 #          proofs/net-10x10/selfplay.jsonl.gz, every position, each seen through one of the
 #          board's colour-keeping symmetries drawn anew each time (--symmetries).
@@ -15,7 +18,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 board=${1:-8x8}
 cd "$root"
+epochs=10
 case "$board" in
+  6x6)
+    games=()
+    labelled=(proofs/net-6x6/labels.txt.gz)
+    keep='1'
+    train_options=(--symmetries)
+    epochs=60
+    ;;
   8x8)
     # The games of the results files in proofs/ when the 8x8 network was trained (the files
     # kept since then are left out, so that the weights come out the same).
@@ -58,6 +69,7 @@ case "$board" in
       proofs/search-labels-8x8/results.jsonl
       proofs/time-stability-8x8/results.jsonl
     )
+    labelled=()
     keep='NR % 2 == 0'
     train_options=()
     ;;
@@ -74,11 +86,12 @@ case "$board" in
       proofs/search-10x10/results.jsonl
       proofs/search-labels-10x10/results.jsonl
     )
+    labelled=()
     keep='1'
     train_options=(--symmetries)
     ;;
   *)
-    echo "train-net.sh: no recipe for board '$board' (8x8 or 10x10)" >&2
+    echo "train-net.sh: no recipe for board '$board' (6x6, 8x8 or 10x10)" >&2
     exit 2
     ;;
 esac
@@ -87,7 +100,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Results files kept compressed are read through a plain copy.
 plain=()
-for file in "${games[@]}"; do
+for file in ${games[@]+"${games[@]}"}; do
   case "$file" in
     *.gz)
       gunzip -c "$file" > "$work/$(basename "$file" .gz)"
@@ -96,7 +109,11 @@ for file in "${games[@]}"; do
     *) plain+=("$file") ;;
   esac
 done
-target/release/examples/game_positions --board "$board" "${plain[@]}" | awk "$keep" > "$work/games.txt"
-target/release/examples/train_net --board "$board" --note "scripts/train-net.sh $board" --epochs 10 --rate 3e-3 --decay 0 \
+target/release/examples/game_positions --board "$board" ${plain[@]+"${plain[@]}"} | awk "$keep" > "$work/games.txt"
+# Labelled positions (the solver's results) are read as they are.
+for file in ${labelled[@]+"${labelled[@]}"}; do
+  gunzip -c "$file" >> "$work/games.txt"
+done
+target/release/examples/train_net --board "$board" --note "scripts/train-net.sh $board" --epochs "$epochs" --rate 3e-3 --decay 0 \
   --choice 0.5 --temperature 0.5 ${train_options[@]+"${train_options[@]}"} scripts/data/eval-positions.txt scripts/data/eval-choices.txt \
   "$work/games.txt"

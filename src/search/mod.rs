@@ -9,6 +9,7 @@ pub(crate) mod exact;
 pub mod net;
 pub mod net_train;
 mod net_weights_10x10;
+mod net_weights_6x6;
 mod net_weights_8x8;
 mod pattern_weights;
 pub mod patterns;

@@ -56,8 +56,11 @@ pub struct NetWeights {
 /// the linear evaluation alone). A network trained by `train_net --board WxH` is written to
 /// `net_weights_WxH.rs`, and joins the evaluation when it is declared in `mod.rs` and listed
 /// here.
-pub static NETWORKS: [&NetWeights; 2] =
-    [&super::net_weights_8x8::NET, &super::net_weights_10x10::NET];
+pub static NETWORKS: [&NetWeights; 3] = [
+    &super::net_weights_6x6::NET,
+    &super::net_weights_8x8::NET,
+    &super::net_weights_10x10::NET,
+];
 
 /// The network of a `width` x `height` board, if it has one.
 pub fn network_for(width: u8, height: u8) -> Option<&'static NetWeights> {
