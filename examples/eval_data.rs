@@ -3,7 +3,7 @@
 //! `konane::search::tune::read_samples`); progress goes to standard error.
 //!
 //! Usage: cargo run --release --example eval_data -- [GAMES_PER_BOARD] [SEED] [--children]
-//!            [--boards 8x8,10x10] > FILE
+//!            [--boards 8x8,10x10] [--games RESULTS.jsonl]... > FILE
 //!
 //! Every board below (or those `--boards` names) plays GAMES_PER_BOARD games (default 150) of
 //! the engine against itself at depth 4, each opened with 2 to 9 random plies drawn from SEED
@@ -16,7 +16,13 @@
 //! for that first proven position, or, when none was proven, who ran out of moves. The time
 //! limit makes a rerun on another machine differ slightly; the data set in the repository
 //! (README, Evaluation) is what the evaluation's weights are fitted to.
+//!
+//! With `--games`, the games are those of the arbiter's results files instead (their games on
+//! each board, in file order; GAMES_PER_BOARD and SEED are then not used), labelled alike: the
+//! positions met in real play, against a perfect defender for instance.
 
+use konane::Position;
+use konane::arbiter::record::{GameRecord, Termination};
 use konane::rules::mix::Random;
 use konane::search::selfplay;
 use konane::solve::{MoveResult, ProofTable, Solver};
@@ -40,6 +46,7 @@ const GAME_LABEL_EVERY: usize = 3;
 fn main() {
     let mut positional = Vec::new();
     let (mut children, mut boards) = (false, None::<Vec<String>>);
+    let mut results_files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -50,6 +57,10 @@ fn main() {
                     .unwrap_or_else(|| fail("--boards wants a list such as 8x8,10x10"));
                 boards = Some(list.split(',').map(str::to_string).collect());
             }
+            "--games" => results_files.push(
+                args.next()
+                    .unwrap_or_else(|| fail("--games wants a results file")),
+            ),
             _ if arg.starts_with("--") => fail(&format!("unknown option '{arg}'")),
             _ => positional.push(arg),
         }
@@ -72,6 +83,7 @@ fn main() {
             names.join(", ")
         ));
     }
+    let records = read_records(&results_files);
     let stop = AtomicBool::new(false);
     let mut out = std::io::stdout().lock();
     for ((width, height, opening, max_stones), name) in BOARDS.into_iter().zip(&names) {
@@ -81,9 +93,20 @@ fn main() {
         let rules = Rules::new(width, height, opening, Capture::Straight).expect("valid rules");
         let table = ProofTable::new(256).expect("256 MB for the proof table");
         let (mut kept, mut tried) = (0, 0);
+        let mut recorded = records.iter().filter(|game| {
+            let rules = game[0].rules();
+            (usize::from(rules.width()), usize::from(rules.height())) == (width, height)
+        });
+        let games = if results_files.is_empty() {
+            games
+        } else {
+            recorded.clone().count() as u64
+        };
         for game in 0..games {
-            let random_plies = 2 + random.next_u64() % 8;
-            let game_positions = selfplay::play(rules, random_plies, 4, &mut random);
+            let game_positions = match recorded.next() {
+                Some(positions) => positions.clone(),
+                None => selfplay::play(rules, 2 + random.next_u64() % 8, 4, &mut random),
+            };
             // Proven results, in game order: (index, side to move wins).
             let mut proven = Vec::new();
             for (index, position) in game_positions.iter().enumerate() {
@@ -147,6 +170,34 @@ fn main() {
             }
         }
     }
+}
+
+/// The positions of each game that ended normally in the results files at `paths`, in order
+/// (the position after the last move included).
+fn read_records(paths: &[String]) -> Vec<Vec<Position>> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+        for (number, line) in text.lines().enumerate() {
+            let record: GameRecord = serde_json::from_str(line).unwrap_or_else(|e| {
+                fail(&format!("{path}:{}: not a game record ({e})", number + 1))
+            });
+            if record.termination != Termination::Normal {
+                continue;
+            }
+            let mut positions = Vec::new();
+            let last = record
+                .replay(|_, _, position| {
+                    positions.push(*position);
+                    Ok(())
+                })
+                .unwrap_or_else(|e| fail(&format!("{path}:{}: {e}", number + 1)));
+            positions.push(last);
+            games.push(positions);
+        }
+    }
+    games
 }
 
 /// Prints `message` as this program's error and exits with status 2.
