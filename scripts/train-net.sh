@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Trains the evaluation's network of one board (src/search/net.rs) and writes its weights to
 # src/search/net_weights_WxH.rs, from the positions of that board in games kept in proofs/
-# (every position an engine moved from, with its score and the move it played) and the
-# evaluation's own data sets (scripts/data/eval-positions.txt, eval-choices.txt). The same
-# files give the same weights.
-#   8x8:   the games of the SPRTs kept when the 8x8 network was trained, every second position
-#          (about 965,000).
+# (every position an engine moved from, with its score and the move it played) or in labelled
+# data sets kept there (positions with the result the solver proved), and the evaluation's own
+# data sets (scripts/data/eval-positions.txt, eval-choices.txt). The same files give the same
+# weights.
 #   6x6:   proofs/net-6x6/labels.txt.gz, positions of 20,000 engine games proven by the solver
 #          (and the positions their moves lead to), each position once, through the board's
 #          symmetries, 60 passes over the data (the fit goes on improving to about 60).
+#   8x8:   the games of the SPRTs kept when the 8x8 network was trained, every second position
+#          (about 965,000).
 #   10x10: every 10x10 game of the SPRTs in proofs/ and the self-play games of
 #          proofs/net-10x10/selfplay.jsonl.gz, every position, each seen through one of the
 #          board's colour-keeping symmetries drawn anew each time (--symmetries).
