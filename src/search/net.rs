@@ -12,6 +12,8 @@
 //! it. Integer arithmetic throughout; the weights are trained by [`crate::search::net_train`]
 //! and written to `net_weights_WxH.rs` by `cargo run --release --example train_net`.
 
+use std::borrow::Cow;
+
 use super::eval::FULL;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
@@ -20,11 +22,12 @@ use crate::rules::square::Color;
 /// How many hidden units a network has.
 pub const HIDDEN: usize = 32;
 
-/// The most squares a board with a network has.
-pub const NET_SQUARES: usize = 100;
+/// The most squares a board with a network can have (12x12's): the trainer's layout holds
+/// this many squares' vectors, and a board's network keeps its own squares' only.
+pub const NET_SQUARES: usize = 144;
 
-/// How many first-layer inputs a network has: one per square and kind of stone (the side to
-/// move's, the other side's).
+/// How many first-layer inputs the trainer's layout has: one per square and kind of stone (the
+/// side to move's, the other side's).
 pub const INPUTS: usize = 2 * NET_SQUARES;
 
 /// A hidden unit's activation of 1 in integer units: activations are clipped to
@@ -42,8 +45,9 @@ pub const OUTPUT_LIMIT: i32 = (i32::MAX >> ACTIVATION_BITS) / HIDDEN as i32 / 2;
 pub struct NetWeights {
     /// The board the network is for: width, height.
     pub size: (u8, u8),
-    /// Each input's vector ([`input_index`]), in [`ACTIVATION_ONE`] units.
-    pub stones: [[i16; HIDDEN]; INPUTS],
+    /// Each input's vector ([`input_index`]), in [`ACTIVATION_ONE`] units: two per square of
+    /// the board (`2 * width * height`), borrowed from the weights file or owned when trained.
+    pub stones: Cow<'static, [[i16; HIDDEN]]>,
     /// Each unit's bias, in [`ACTIVATION_ONE`] units.
     pub bias: [i32; HIDDEN],
     /// Each unit's weight of the fill (a full board being 1), in [`ACTIVATION_ONE`] units.
@@ -213,6 +217,16 @@ mod tests {
                     accumulator.apply(black, white, child);
                 }
             });
+        }
+    }
+
+    #[test]
+    fn each_network_has_two_vectors_per_square_of_its_board() {
+        for net in NETWORKS {
+            let (width, height) = net.size;
+            let squares = usize::from(width) * usize::from(height);
+            assert!(squares <= NET_SQUARES, "{width}x{height}");
+            assert_eq!(net.stones.len(), 2 * squares, "{width}x{height}");
         }
     }
 

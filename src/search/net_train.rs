@@ -5,6 +5,8 @@
 //! search uses. The shuffles come from a seed, so the same samples and options always give the
 //! same weights.
 
+use std::borrow::Cow;
+
 use super::eval::FULL;
 use super::net::{
     ACTIVATION_ONE, HIDDEN, INPUTS, NET_SQUARES, NetWeights, OUTPUT_LIMIT, network_score,
@@ -327,19 +329,23 @@ impl FloatNet {
         let w = &self.weights;
         let one = f64::from(ACTIVATION_ONE);
         let first = |x: f64| (x * one).round() as i32;
+        // Only the board's own squares' vectors: the others are never read, nor trained.
+        let inputs = 2 * usize::from(size.0) * usize::from(size.1);
+        let stones = (0..inputs.min(INPUTS))
+            .map(|input| {
+                std::array::from_fn(|unit| {
+                    let wide = first(w[EMBEDDING_AT + input * HIDDEN + unit]);
+                    wide.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+                })
+            })
+            .collect();
         let mut net = NetWeights {
             size,
-            stones: [[0; HIDDEN]; INPUTS],
+            stones: Cow::Owned(stones),
             bias: [0; HIDDEN],
             fill: [0; HIDDEN],
             output: [0; HIDDEN],
         };
-        for (input, vector) in net.stones.iter_mut().enumerate() {
-            for (unit, value) in vector.iter_mut().enumerate() {
-                let wide = first(w[EMBEDDING_AT + input * HIDDEN + unit]);
-                *value = wide.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-            }
-        }
         for unit in 0..HIDDEN {
             net.bias[unit] = first(w[BIAS_AT + unit]);
             net.fill[unit] = first(w[FILL_AT + unit]);
@@ -472,17 +478,17 @@ pub fn weights_file(net: &NetWeights, provenance: &str) -> String {
     }
     let _ = write!(
         text,
-        "\nuse super::net::NetWeights;\n\n\
+        "\nuse std::borrow::Cow;\n\nuse super::net::NetWeights;\n\n\
          /// The network the evaluation adds to its linear part on {width}x{height} boards.\n\
          #[rustfmt::skip]\n\
-         pub const NET: NetWeights = NetWeights {{\n    size: ({width}, {height}),\n    stones: [\n"
+         pub const NET: NetWeights = NetWeights {{\n    size: ({width}, {height}),\n    stones: Cow::Borrowed(&[\n"
     );
-    for vector in &net.stones {
+    for vector in net.stones.iter() {
         let _ = writeln!(text, "        {vector:?},");
     }
     let _ = write!(
         text,
-        "    ],\n    bias: {:?},\n    fill: {:?},\n    output: {:?},\n}};\n",
+        "    ]),\n    bias: {:?},\n    fill: {:?},\n    output: {:?},\n}};\n",
         net.bias, net.fill, net.output,
     );
     text
@@ -533,8 +539,16 @@ mod tests {
     #[test]
     fn symmetries_turn_positions_into_positions_of_equal_value() {
         let mut random = Random::new(5);
-        assert_eq!(symmetries(12, 12), vec![IDENTITY.to_vec()]);
-        for (width, height, count) in [(8, 8, 4), (7, 7, 8), (8, 6, 2), (10, 10, 4), (5, 4, 2)] {
+        assert_eq!(symmetries(13, 13), vec![IDENTITY.to_vec()]);
+        let boards = [
+            (8, 8, 4),
+            (7, 7, 8),
+            (8, 6, 2),
+            (10, 10, 4),
+            (12, 12, 4),
+            (5, 4, 2),
+        ];
+        for (width, height, count) in boards {
             let found = symmetries(width as u8, height as u8);
             assert_eq!(found.len(), count, "{width}x{height}");
             assert_eq!(found[0], IDENTITY.to_vec());
