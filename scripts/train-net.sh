@@ -13,6 +13,10 @@
 #   10x10: every 10x10 game of the SPRTs in proofs/ and the self-play games of
 #          proofs/net-10x10/selfplay.jsonl.gz, every position, each seen through one of the
 #          board's colour-keeping symmetries drawn anew each time (--symmetries).
+#   12x12: the 12x12 games of the regions SPRT (proofs/regions-12x12) and the self-play games of
+#          proofs/net-12x12/selfplay.jsonl.gz, every second position (all of them, 915,000,
+#          do not fit in 24 GB of memory), through the symmetries. Its network is not in the
+#          build: it learnt next to nothing yet (proofs/net-12x12/README.md).
 #
 # Usage: scripts/train-net.sh [BOARD]   (default: 8x8)
 set -euo pipefail
@@ -91,8 +95,17 @@ case "$board" in
     keep='1'
     train_options=(--symmetries)
     ;;
+  12x12)
+    games=(
+      proofs/net-12x12/selfplay.jsonl.gz
+      proofs/regions-12x12/results.jsonl
+    )
+    labelled=()
+    keep='NR % 2 == 0'
+    train_options=(--symmetries)
+    ;;
   *)
-    echo "train-net.sh: no recipe for board '$board' (6x6, 8x8 or 10x10)" >&2
+    echo "train-net.sh: no recipe for board '$board' (6x6, 8x8, 10x10 or 12x12)" >&2
     exit 2
     ;;
 esac
