@@ -324,7 +324,10 @@ impl FloatNet {
         loss
     }
 
-    /// The weights rounded to the search's integer units, as the network of a `size` board.
+    /// The weights rounded to the search's integer units, as the network of a `size` board:
+    /// the vectors of its own squares only. The layout holds [`NET_SQUARES`] squares, so a
+    /// bigger board gets theirs alone, too few for it (`train_net` refuses such a board, and
+    /// a test checks the length of every network in the build).
     pub fn quantized(&self, size: (u8, u8)) -> NetWeights {
         let w = &self.weights;
         let one = f64::from(ACTIVATION_ONE);
