@@ -105,8 +105,11 @@ pub fn serve(
                         std::thread::sleep(Duration::from_millis(2));
                     }
                 }
-                output.line(&answer);
+                // Idle before the answer goes out: the GUI's next `go` may come the moment it
+                // reads `bestmove`, and clearing the flag after it would undo that `go`'s
+                // arming (an `isready` would then wait behind the next search).
                 flags.busy.store(false, Ordering::SeqCst);
+                output.line(&answer);
             }
             Command::Query(query) => output.line(&setup.answer(query)),
             Command::Display => {
@@ -186,6 +189,7 @@ impl Reader for Flags {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::scripted::Script;
     use std::io::{Cursor, Write};
     use std::sync::Mutex;
 
@@ -298,6 +302,27 @@ mod tests {
                 "info string error: unknown command 'junk'"
             ]
         );
+    }
+
+    /// A `go` that arrives while the answer to the one before is being written keeps its
+    /// `isready` answered during the search (the bot once cleared its busy flag after writing
+    /// `bestmove`, undoing the new `go`'s arming, and `readyok` waited for `stop`).
+    #[test]
+    fn a_go_sent_as_bestmove_is_read_keeps_isready_answered() {
+        let identity = Identity {
+            name: "First".to_string(),
+            author: "tests".to_string(),
+        };
+        let mut script = Script::start(
+            |line| line.starts_with("bestmove"),
+            move |input, output| serve(input, output, &identity, first_move),
+        );
+        script.send("position startpos\ngo movetime 1\n");
+        script.wait_held();
+        script.isready_in_a_search_sent_before_the_held_line();
+        script.wait_held();
+        script.release();
+        assert_eq!(script.finish(), ["bestmove h1", "readyok", "bestmove h1"]);
     }
 
     #[test]

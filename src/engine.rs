@@ -207,6 +207,9 @@ struct EngineThread {
 }
 
 impl EngineThread {
+    /// Marks the long command over. Called before its last line goes out: the GUI may send
+    /// its next `go` the moment it reads that line, and clearing `busy` after the `go` armed
+    /// it would leave an `isready` waiting behind that search.
     fn finished_long_command(&self) {
         self.running.store(false, Ordering::SeqCst);
         self.busy.store(false, Ordering::SeqCst);
@@ -288,14 +291,12 @@ impl EngineThread {
             Command::Bench(depth) => {
                 self.running.store(true, Ordering::SeqCst);
                 let depth = depth.unwrap_or(bench::DEFAULT_DEPTH);
-                match bench::run(depth, &self.flags) {
-                    Some(result) => {
-                        self.output
-                            .line(&format!("{} nodes {} nps", result.nodes, result.nps()))
-                    }
-                    None => self.output.line("info string bench stopped"),
-                }
+                let answer = match bench::run(depth, &self.flags) {
+                    Some(result) => format!("{} nodes {} nps", result.nodes, result.nps()),
+                    None => "info string bench stopped".to_string(),
+                };
                 self.finished_long_command();
+                self.output.line(&answer);
             }
             Command::Stop | Command::PonderHit | Command::Quit => {}
         }
@@ -436,18 +437,30 @@ impl EngineThread {
         let started = Instant::now();
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
+            // Each line goes out when the next one comes, and the last only once the command
+            // is over (see `finished_long_command`).
+            let mut held: Option<String> = None;
             let finished = perft_report(
                 &self.setup.position,
                 depth,
                 true,
                 &self.flags.stop,
-                |line| self.output.line(line),
+                |line| {
+                    if let Some(earlier) = held.replace(line.to_string()) {
+                        self.output.line(&earlier);
+                    }
+                },
             );
             if finished.is_none() {
-                self.output
-                    .line("info string perft stopped: the counts above are complete, the rest were not counted");
+                let stopped = "info string perft stopped: the counts above are complete, the rest were not counted";
+                if let Some(earlier) = held.replace(stopped.to_string()) {
+                    self.output.line(&earlier);
+                }
             }
             self.finished_long_command();
+            if let Some(last) = held {
+                self.output.line(&last);
+            }
             return;
         }
         self.resize_table();
@@ -615,4 +628,48 @@ fn info_line(report: &Report) -> String {
         report.hashfull,
         pv.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::scripted::{LineTest, Script};
+
+    /// A `go` that arrives while the last line of the long command before it is being written
+    /// keeps its `isready` answered during the search: the engine marks the command over
+    /// before that line, so it never undoes the new `go`'s arming.
+    #[test]
+    fn a_go_sent_as_a_long_command_ends_keeps_isready_answered() {
+        let cases: [(&str, LineTest); 3] = [
+            ("go depth 1", |line| line.starts_with("bestmove")),
+            ("go perft 2", |line| line.starts_with("Nodes searched")),
+            ("bench 1", |line| line.ends_with(" nps")),
+        ];
+        for (command, is_last_line) in cases {
+            let mut script = Script::start(is_last_line, run);
+            script.send(&format!("position startpos\n{command}\n"));
+            script.wait_held();
+            script.isready_in_a_search_sent_before_the_held_line();
+            if command.starts_with("go depth") {
+                script.wait_held();
+                script.release();
+            }
+            let lines = script.finish();
+            let searched = usize::from(command.starts_with("go depth"));
+            let answers: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.starts_with("bestmove") || *l == "readyok")
+                .skip(searched)
+                .collect();
+            assert_eq!(
+                answers.first().map(|l| l.as_str()),
+                Some("readyok"),
+                "{command}: {lines:?}"
+            );
+            assert!(
+                answers.last().is_some_and(|l| l.starts_with("bestmove")),
+                "{command}: {lines:?}"
+            );
+        }
+    }
 }

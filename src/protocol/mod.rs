@@ -8,6 +8,8 @@ pub mod game;
 pub mod info;
 pub mod io;
 pub mod options;
+#[cfg(test)]
+pub(crate) mod scripted;
 
 use crate::rules::moves::{Move, MoveError};
 use nom::bytes::complete::take_till1;
