@@ -58,25 +58,29 @@ fn main() {
     for path in &files {
         let text = std::fs::read_to_string(path)
             .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
-        let read = tune::read_samples(&text).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        // Only the network's inputs are kept: the patterns would double the memory.
+        let read = tune::read_samples_keeping(&text, tune::Kept::NoPatterns)
+            .unwrap_or_else(|e| fail(&format!("{path}: {e}")));
         samples.extend(read.into_iter().filter(|s| s.reading.size == size));
     }
-    let is_held_out = |i: usize| (i / BLOCK) % 5 == 4;
-    let (mut kept, mut left) = (Vec::new(), Vec::new());
-    for (i, sample) in samples.iter().enumerate() {
-        if is_held_out(i) {
-            left.push(sample.clone());
-        } else {
-            kept.push(sample.clone());
-        }
-    }
     println!(
-        "{} positions ({} proven, {} searched); {} left out of the first fit",
+        "{} positions ({} proven, {} searched)",
         samples.len(),
         samples.iter().filter(|s| s.proven).count(),
         samples.iter().filter(|s| s.search.is_some()).count(),
-        left.len()
     );
+    // The samples are moved, not copied, into the two parts, and back in their order for the
+    // fit on all of them: one copy of a big board's data is most of the memory there is.
+    let is_held_out = |i: usize| (i / BLOCK) % 5 == 4;
+    let count = samples.len();
+    let (mut kept, mut left) = (Vec::new(), Vec::new());
+    for (i, sample) in samples.into_iter().enumerate() {
+        match is_held_out(i) {
+            true => left.push(sample),
+            false => kept.push(sample),
+        }
+    }
+    println!("{} left out of the first fit", left.len());
     let share = options.search_share;
     // A new network's output weights are zero: it adds nothing to the linear evaluation.
     let silent = FloatNet::new(options.seed).quantized(size);
@@ -96,6 +100,13 @@ fn main() {
         100.0 * before,
         100.0 * after
     );
+    let (mut kept, mut left) = (kept.into_iter(), left.into_iter());
+    let samples: Vec<_> = (0..count)
+        .filter_map(|i| match is_held_out(i) {
+            true => left.next(),
+            false => kept.next(),
+        })
+        .collect();
     let net = net_train::train(&samples, &options).quantized(size);
     println!(
         "all: without the network {:.4}, with it {:.4}; the best move first {:.1}% and {:.1}%",

@@ -14,9 +14,9 @@
 #          proofs/net-10x10/selfplay.jsonl.gz, every position, each seen through one of the
 #          board's colour-keeping symmetries drawn anew each time (--symmetries).
 #   12x12: the 12x12 games of the regions SPRT (proofs/regions-12x12) and the self-play games of
-#          proofs/net-12x12/selfplay.jsonl.gz, every second position (all of them, 915,000,
-#          do not fit in 24 GB of memory), through the symmetries. Its network is not in the
-#          build: it learnt next to nothing yet (proofs/net-12x12/README.md).
+#          proofs/net-12x12/selfplay.jsonl.gz, every position, through the symmetries. Its
+#          network is not in the build: it learnt next to nothing yet
+#          (proofs/net-12x12/README.md).
 #
 # Usage: scripts/train-net.sh [BOARD]   (default: 8x8)
 set -euo pipefail
@@ -101,7 +101,7 @@ case "$board" in
       proofs/regions-12x12/results.jsonl
     )
     labelled=()
-    keep='NR % 2 == 0'
+    keep='1'
     train_options=(--symmetries)
     ;;
   *)

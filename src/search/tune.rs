@@ -148,9 +148,37 @@ impl BoardVisitor for Read {
     }
 }
 
+/// What the readings of a data set keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Everything the evaluation reads: the linear fit needs the patterns.
+    Everything,
+    /// No patterns: the network's training reads the stones, the fill and the linear
+    /// evaluation only, and on 12x12 the patterns of the positions a move choice's moves lead
+    /// to were half of its memory.
+    NoPatterns,
+}
+
+impl Kept {
+    /// Every choice, in the order of the declaration.
+    pub const ALL: [Kept; 2] = [Kept::Everything, Kept::NoPatterns];
+
+    /// `reading` with only what is kept.
+    fn keep(self, mut reading: Reading) -> Reading {
+        match self {
+            Kept::Everything => {}
+            Kept::NoPatterns => {
+                reading.patterns = Vec::new();
+                reading.stones.shrink_to_fit();
+            }
+        }
+        reading
+    }
+}
+
 /// The choice of `best` (a move's text) among the moves of `position`; none when a move wins
 /// at once.
-fn choice(position: &Position, best: &str) -> Result<Option<Choice>, String> {
+fn choice(position: &Position, best: &str, kept: Kept) -> Result<Option<Choice>, String> {
     let chosen: Move = best
         .parse()
         .map_err(|e| format!("the best move '{best}': {e}"))?;
@@ -165,7 +193,7 @@ fn choice(position: &Position, best: &str) -> Result<Option<Choice>, String> {
         if child.is_game_over() {
             return Ok(None);
         }
-        children.push(child.visit(Read));
+        children.push(kept.keep(child.visit(Read)));
     }
     Ok(Some(Choice { children, best }))
 }
@@ -180,6 +208,11 @@ pub const SEARCH_SHARE: f64 = 0.5;
 /// when the solver proved that the side to move wins or loses, `w` or `l` when the side to
 /// move won or lost the game the position comes from. The error names the line.
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
+    read_samples_keeping(text, Kept::Everything)
+}
+
+/// [`read_samples`], the readings keeping only what `kept` says.
+pub fn read_samples_keeping(text: &str, kept: Kept) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -223,11 +256,11 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, String> {
         let position = Position::from_fen(fen, Opening::Any, Capture::Straight)
             .map_err(|e| format!("line {at}: {e}"))?;
         let choice = match best {
-            Some(best) => choice(&position, best).map_err(|e| format!("line {at}: {e}"))?,
+            Some(best) => choice(&position, best, kept).map_err(|e| format!("line {at}: {e}"))?,
             None => None,
         };
         samples.push(Sample {
-            reading: position.visit(Read),
+            reading: kept.keep(position.visit(Read)),
             wins,
             proven,
             search,
@@ -616,6 +649,32 @@ mod tests {
             read_samples("w 4/4/1bw1/4 b 12\nl 4/4/1bw1/4 b x1").unwrap_err(),
             "line 2: the search score is a whole number, not 'x1'"
         );
+    }
+
+    #[test]
+    fn keeping_no_patterns_drops_them_and_nothing_else() {
+        let fen = "bwbwbwbw/wbwbwbwb/bwbwbwbw/wbw1wbw1/bwb1b3/wbwbwbw1/bwb1bwbw/wb1b2w1 w";
+        let line = format!("w {fen} 40 e3e1");
+        let without_patterns = |mut reading: Reading| {
+            reading.patterns.clear();
+            reading
+        };
+        for kept in Kept::ALL {
+            let all = read_samples(&line).unwrap().remove(0);
+            let read = read_samples_keeping(&line, kept).unwrap().remove(0);
+            let (all_choice, choice) = (all.choice.unwrap(), read.choice.unwrap());
+            assert_eq!(all_choice.best, choice.best);
+            assert_eq!(all_choice.children.len(), choice.children.len());
+            let pairs = std::iter::once((all.reading, read.reading))
+                .chain(all_choice.children.into_iter().zip(choice.children));
+            for (everything, reading) in pairs {
+                assert!(!everything.patterns.is_empty());
+                match kept {
+                    Kept::Everything => assert_eq!(reading, everything),
+                    Kept::NoPatterns => assert_eq!(reading, without_patterns(everything)),
+                }
+            }
+        }
     }
 
     #[test]
