@@ -9,13 +9,15 @@
 //! times the log-odds that the side to move wins.
 
 use super::accumulator::Accumulator;
-use super::net::{HIDDEN, StoneAccumulator, network_for, network_score, stone_inputs};
+use super::fill::{FULL, fill};
+use super::net::{HIDDEN, network_score, stone_inputs};
+use super::networks::network_for;
 pub use super::pattern_weights::PATTERN_WEIGHTS;
 use super::patterns::for_each_window;
+use super::stone_accumulator::StoneAccumulator;
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::position::{BoardVisitor, Position};
-use crate::rules::square::Color;
 
 /// How many features the evaluation weighs.
 pub const FEATURES: usize = 6;
@@ -30,9 +32,6 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "no reply",
 ];
 
-/// The fill of a full board: a position's fill is its stones per square in these units.
-pub const FULL: i32 = 64;
-
 /// The weights of the features in centi-log-odds: on an empty board (fill 0), then on a full
 /// one (fill [`FULL`]), as `cargo run --release --example tune_eval` prints them for the data
 /// sets. Between the two, each weight is interpolated by the fill.
@@ -41,12 +40,6 @@ pub const WEIGHTS: [[i32; FEATURES]; 2] = [[-16, 41, 60, -42, -58, 63], [50, -5,
 /// The pattern inputs' unit: a pattern's input is the share of the board's windows that show
 /// it, times this (so that a pattern on one window in sixteen weighs as a feature of 1).
 pub const PATTERN_SCALE: i32 = 16;
-
-/// The board's fill: its stones per square, in units of 1/[`FULL`].
-pub fn fill<B: Bits>(board: &Board<B>) -> i32 {
-    let stones = (board.stones(Color::Black) | board.stones(Color::White)).count();
-    (stones as usize * FULL as usize / board.rules().area()) as i32
-}
 
 /// The features of a position in the jumps phase, each from the side to move's view:
 /// - tempo: 1 (the side to move's edge, or handicap, as such);
@@ -310,5 +303,30 @@ mod tests {
             let plain: i32 = (0..FEATURES).map(|i| features[i] * WEIGHTS[row][i]).sum();
             assert_eq!(weigh(&features, fill), plain);
         }
+    }
+
+    /// The network's part of a position's evaluation.
+    struct NetworkPart;
+
+    impl BoardVisitor for NetworkPart {
+        type Output = i32;
+
+        fn visit<B: Bits>(self, board: &Board<B>) -> i32 {
+            network_part(board, fill(board))
+        }
+    }
+
+    #[test]
+    fn the_other_side_to_move_gets_the_opposite_score() {
+        let stones = "b1bwbwbw/3bwbwb/b3bwbw/wb1b1w1b/bw1wbwbw/w1wb1bwb/bwbwbwbw/wbwbwbwb";
+        let score = |side: &str| {
+            let fen = format!("{stones} {side}");
+            let position = Position::from_fen(&fen, Opening::Any, Capture::Straight).unwrap();
+            position.visit(NetworkPart)
+        };
+        // Opposite but for the shift's rounding down (a hundredth of log-odds at most).
+        let (black, white) = (score("b"), score("w"));
+        assert!(black.abs() > 1);
+        assert!((black + white).abs() <= 1, "{black} and {white}");
     }
 }

@@ -1,7 +1,7 @@
 //! A small network on top of the linear evaluation, NNUE-style, one per board size that has
-//! one ([`network_for`]). Its first layer is a learnt vector per square and kind of stone (the
+//! one ([`super::networks`]). Its first layer is a learnt vector per square and kind of stone (the
 //! side to move's or the other side's), summed over the board's stones and kept up to date by
-//! the search's [`StoneAccumulator`] as stones leave the board (a jump changes three squares,
+//! the search's [`super::stone_accumulator::StoneAccumulator`] as stones leave the board (a jump changes three squares,
 //! so the update is three vector additions a view); the sum and the fill feed [`HIDDEN`]
 //! clipped-linear units. The network is evaluated from both sides' views, and what it adds to
 //! the linear evaluation is the weighted sum of the side to move's units less the same sum of
@@ -14,10 +14,9 @@
 
 use std::borrow::Cow;
 
-use super::eval::FULL;
+use super::fill::FULL;
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
-use crate::rules::square::Color;
 
 /// How many hidden units a network has.
 pub const HIDDEN: usize = 32;
@@ -54,24 +53,6 @@ pub struct NetWeights {
     pub fill: [i32; HIDDEN],
     /// Each unit's weight in the output, in hundredths of log-odds per activation of 1.
     pub output: [i32; HIDDEN],
-}
-
-/// The networks the evaluation has, one per board size (a board without one is evaluated by
-/// the linear evaluation alone). A network trained by `train_net --board WxH` is written to
-/// `net_weights_WxH.rs`, and joins the evaluation when it is declared in `mod.rs` and listed
-/// here.
-pub static NETWORKS: [&NetWeights; 3] = [
-    &super::net_weights_6x6::NET,
-    &super::net_weights_8x8::NET,
-    &super::net_weights_10x10::NET,
-];
-
-/// The network of a `width` x `height` board, if it has one.
-pub fn network_for(width: u8, height: u8) -> Option<&'static NetWeights> {
-    NETWORKS
-        .iter()
-        .copied()
-        .find(|net| net.size == (width, height))
 }
 
 /// The first-layer input of a stone on `square`: `ours` when it is the viewing side's.
@@ -111,184 +92,4 @@ pub fn network_score(
         score += net.output[unit] * (ours - theirs);
     }
     score >> ACTIVATION_BITS
-}
-
-/// The sums of the network's vectors over a board's stones from each side's view, kept up to
-/// date move by move; empty (and never read) on a board without a network.
-#[derive(Clone, Debug, Default)]
-pub struct StoneAccumulator {
-    /// The board's network, if it has one.
-    net: Option<&'static NetWeights>,
-    /// The sums from Black's view, then from White's.
-    sums: [[i32; HIDDEN]; 2],
-}
-
-/// The sums of a [`StoneAccumulator`] at one time, to restore them.
-#[derive(Clone, Copy, Debug)]
-pub struct StoneSums([[i32; HIDDEN]; 2]);
-
-impl StoneAccumulator {
-    /// The accumulator of `board`, every stone read.
-    pub fn new<B: Bits>(board: &Board<B>) -> StoneAccumulator {
-        let rules = board.rules();
-        let mut accumulator = StoneAccumulator {
-            net: network_for(rules.width(), rules.height()),
-            sums: [[0; HIDDEN]; 2],
-        };
-        for color in [Color::Black, Color::White] {
-            for square in board.stones(color).squares() {
-                accumulator.change(square, color, 1);
-            }
-        }
-        accumulator
-    }
-
-    /// The board's network, if it has one.
-    pub fn network(&self) -> Option<&'static NetWeights> {
-        self.net
-    }
-
-    /// Mends the sums for the squares whose Black stone (`black`) or White stone (`white`)
-    /// came or went on the way to `after`; returns the sums from before, for
-    /// [`StoneAccumulator::take_back`].
-    pub fn apply<B: Bits>(&mut self, black: B, white: B, after: &Board<B>) -> StoneSums {
-        let before = StoneSums(self.sums);
-        if self.net.is_some() {
-            for (changed, color) in [(black, Color::Black), (white, Color::White)] {
-                let now = after.stones(color);
-                for square in changed.squares() {
-                    self.change(square, color, if now.has(square) { 1 } else { -1 });
-                }
-            }
-        }
-        before
-    }
-
-    /// Restores the sums from before a move.
-    pub fn take_back(&mut self, before: StoneSums) {
-        self.sums = before.0;
-    }
-
-    /// The sums from `side`'s view.
-    pub fn sums(&self, side: Color) -> &[i32; HIDDEN] {
-        match side {
-            Color::Black => &self.sums[0],
-            Color::White => &self.sums[1],
-        }
-    }
-
-    /// Adds (`sign` 1) or takes away (-1) a `color` stone on `square`.
-    fn change(&mut self, square: usize, color: Color, sign: i32) {
-        let Some(net) = self.net else { return };
-        let views = [(0, color == Color::Black), (1, color == Color::White)];
-        for (view, ours) in views {
-            let vector = &net.stones[input_index(square, ours)];
-            for (sum, &value) in self.sums[view].iter_mut().zip(vector) {
-                *sum += sign * i32::from(value);
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::position::BoardVisitor;
-    use crate::rules::{Capture, Opening, Position, Rules};
-    use crate::search::accumulator::{Accumulator, walk_random_game};
-
-    /// Plays a random game and checks, at each position, that the mended sums equal sums read
-    /// from scratch, after the next move and after taking it back.
-    struct RandomGame(u64);
-
-    impl BoardVisitor for RandomGame {
-        type Output = ();
-
-        fn visit<B: Bits>(self, board: &Board<B>) {
-            let mut accumulator = StoneAccumulator::new(board);
-            walk_random_game(board, self.0, |board, child, _| {
-                assert_eq!(accumulator.sums, StoneAccumulator::new(board).sums);
-                if let Some(child) = child {
-                    let (black, white) = Accumulator::changes(board, child);
-                    let before = accumulator.apply(black, white, child);
-                    assert_eq!(accumulator.sums, StoneAccumulator::new(child).sums);
-                    accumulator.take_back(before);
-                    assert_eq!(accumulator.sums, StoneAccumulator::new(board).sums);
-                    accumulator.apply(black, white, child);
-                }
-            });
-        }
-    }
-
-    #[test]
-    fn each_network_has_two_vectors_per_square_of_its_board() {
-        for net in NETWORKS {
-            let (width, height) = net.size;
-            let squares = usize::from(width) * usize::from(height);
-            assert!(squares <= NET_SQUARES, "{width}x{height}");
-            assert_eq!(net.stones.len(), 2 * squares, "{width}x{height}");
-        }
-    }
-
-    #[test]
-    fn mended_sums_equal_sums_read_from_scratch() {
-        for net in NETWORKS {
-            let (width, height) = net.size;
-            for capture in [Capture::Straight, Capture::Turning, Capture::Single] {
-                let rules = Rules::new(width.into(), height.into(), Opening::Any, capture).unwrap();
-                for seed in 0..5 {
-                    Position::start(rules).unwrap().visit(RandomGame(seed));
-                }
-            }
-        }
-        // The sums are not zero: the test would miss a change that mends nothing.
-        let position = Position::start(Rules::new(8, 8, Opening::Any, Capture::Straight).unwrap());
-        let sums = position.unwrap().visit(Sums);
-        assert!(sums.iter().flatten().any(|&sum| sum != 0));
-    }
-
-    /// The sums of a position's stone accumulator.
-    struct Sums;
-
-    impl BoardVisitor for Sums {
-        type Output = [[i32; HIDDEN]; 2];
-
-        fn visit<B: Bits>(self, board: &Board<B>) -> [[i32; HIDDEN]; 2] {
-            StoneAccumulator::new(board).sums
-        }
-    }
-
-    /// The network's part of a position's evaluation.
-    struct NetworkPart;
-
-    impl BoardVisitor for NetworkPart {
-        type Output = i32;
-
-        fn visit<B: Bits>(self, board: &Board<B>) -> i32 {
-            crate::search::eval::network_part(board, crate::search::eval::fill(board))
-        }
-    }
-
-    #[test]
-    fn the_other_side_to_move_gets_the_opposite_score() {
-        let stones = "b1bwbwbw/3bwbwb/b3bwbw/wb1b1w1b/bw1wbwbw/w1wb1bwb/bwbwbwbw/wbwbwbwb";
-        let score = |side: &str| {
-            let fen = format!("{stones} {side}");
-            let position = Position::from_fen(&fen, Opening::Any, Capture::Straight).unwrap();
-            position.visit(NetworkPart)
-        };
-        // Opposite but for the shift's rounding down (a hundredth of log-odds at most).
-        let (black, white) = (score("b"), score("w"));
-        assert!(black.abs() > 1);
-        assert!((black + white).abs() <= 1, "{black} and {white}");
-    }
-
-    #[test]
-    fn a_board_without_a_network_has_none() {
-        assert!(network_for(8, 8).is_some());
-        assert!(network_for(7, 7).is_none());
-        let rules = Rules::new(7, 7, Opening::Any, Capture::Straight).unwrap();
-        let sums = Position::start(rules).unwrap().visit(Sums);
-        assert_eq!(sums, [[0; HIDDEN]; 2]);
-    }
 }

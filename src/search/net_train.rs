@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use super::eval::FULL;
+use super::fill::FULL;
 use super::net::{
     ACTIVATION_ONE, HIDDEN, INPUTS, NET_SQUARES, NetWeights, OUTPUT_LIMIT, network_score,
 };

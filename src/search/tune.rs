@@ -9,7 +9,8 @@
 //! trains them further by Adam, to choose the best moves of a deep search as well (a softmax of
 //! the moves' values), from a seeded shuffle: the same data and options give the same weights.
 
-use super::eval::{FEATURES, FULL, PATTERN_SCALE};
+use super::eval::{FEATURES, PATTERN_SCALE};
+use super::fill::FULL;
 use super::patterns::{PATTERNS, pattern_counts};
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
@@ -37,7 +38,7 @@ pub struct Weights<T> {
 pub struct Reading {
     /// The evaluation's features of the position.
     pub features: [i32; FEATURES],
-    /// The position's fill (see [`super::eval::fill`]).
+    /// The position's fill (see [`super::fill::fill`]).
     pub fill: i32,
     /// Each pattern its windows show, with how many show it.
     pub patterns: Vec<(u16, u32)>,
@@ -135,7 +136,7 @@ impl BoardVisitor for Read {
             .collect();
         Reading {
             features: super::eval::features(board),
-            fill: super::eval::fill(board),
+            fill: super::fill::fill(board),
             patterns,
             windows,
             evaluation: super::eval::linear_evaluation(board),
