@@ -437,30 +437,19 @@ impl EngineThread {
         let started = Instant::now();
         if let Some(depth) = go.perft {
             let depth = depth.min(u64::from(u32::MAX)) as u32;
-            // Each line goes out when the next one comes, and the last only once the command
-            // is over (see `finished_long_command`).
-            let mut held: Option<String> = None;
             let finished = perft_report(
                 &self.setup.position,
                 depth,
                 true,
                 &self.flags.stop,
-                |line| {
-                    if let Some(earlier) = held.replace(line.to_string()) {
-                        self.output.line(&earlier);
-                    }
-                },
+                |line| self.output.line(line),
             );
-            if finished.is_none() {
-                let stopped = "info string perft stopped: the counts above are complete, the rest were not counted";
-                if let Some(earlier) = held.replace(stopped.to_string()) {
-                    self.output.line(&earlier);
-                }
-            }
+            let last = match finished {
+                Some(nodes) => perft_total(nodes),
+                None => "info string perft stopped: the counts above are complete, the rest were not counted".to_string(),
+            };
             self.finished_long_command();
-            if let Some(last) = held {
-                self.output.line(&last);
-            }
+            self.output.line(&last);
             return;
         }
         self.resize_table();
@@ -577,8 +566,8 @@ fn perft_until_stopped(position: &Position, depth: u32, stop: &AtomicBool) -> Op
 }
 
 /// Counts leaf positions `depth` plies ahead, writing one `<move>: <count>` line per legal move
-/// when `divide` is set, then `Nodes searched: <total>`; returns the total. When `stop` is set
-/// it returns `None` at once, after the lines of the moves already counted.
+/// when `divide` is set; returns the total, for [`perft_total`]. When `stop` is set it returns
+/// `None` at once, after the lines of the moves already counted.
 pub fn perft_report(
     position: &Position,
     depth: u32,
@@ -605,8 +594,12 @@ pub fn perft_report(
     } else {
         perft_until_stopped(position, depth, stop)?
     };
-    write(&format!("Nodes searched: {nodes}"));
     Some(nodes)
+}
+
+/// The line that ends a perft: `Nodes searched: <total>`.
+pub fn perft_total(nodes: u64) -> String {
+    format!("Nodes searched: {nodes}")
 }
 
 /// The `info` line of one finished iteration.

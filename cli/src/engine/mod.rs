@@ -154,6 +154,7 @@ where
                 say!("{line}")
             })
             .expect("never stopped");
+            say!("{}", konane::engine::perft_total(nodes));
             let seconds = started.elapsed().as_secs_f64();
             eprintln!(
                 "time {:.3} s, {:.0} leaves/s",
