@@ -9,8 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Input fed by a [`Script`]; each time it runs dry it says how many chunks it has taken up,
-/// which is also how many the program has acted on.
+/// Input fed by a [`Script`]; each time it runs dry it says how many chunks it has handed
+/// over, which the reading thread has then dealt with (answered, acted on, or queued for the
+/// worker) line by line.
 pub struct Fed {
     chunks: Receiver<String>,
     taken_up: Sender<usize>,
@@ -116,7 +117,8 @@ impl Script {
         }
     }
 
-    /// Feeds `text` and returns once the program has read and acted on all of it.
+    /// Feeds `text` and returns once the program's reading thread has dealt with all of it
+    /// (a queued command may still wait for the worker).
     pub fn send(&mut self, text: &str) {
         if let Some(feed) = &self.feed {
             feed.send(text.to_string())
