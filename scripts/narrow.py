@@ -22,8 +22,8 @@ and when the solve ends), so a solve stopped by the end of a sitting, or by a ki
 from that table in the next run: an unfinished solve whose table is there is tried again, and
 its record then counts the nodes and seconds of its last run only ("resumed": true).
 
-Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--time 600] [--threads 1]
-                         [--tables DIR]
+Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--setups hm vm hc vc] [--sides b w]
+                         [--time 600] [--threads 1] [--tables DIR]
        scripts/narrow.py --table     (the README's tables, from the results so far)
        scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
                                      (each setup's value by `konane-engine value`, as a table)
@@ -102,10 +102,10 @@ def table(records):
             cells = []
             for setup in SETUPS:
                 pair = [latest.get((height, width, setup, side)) for side in "bw"]
-                if None in pair:
+                if all(r is None for r in pair):
                     cells.append("")
-                elif any(r["winner"] is None for r in pair):
-                    cells.append(f"open (> {max(r['limit'] for r in pair):.0f} s)")
+                elif any(r is None or r["winner"] is None for r in pair):
+                    cells.append(half_solved(pair))
                 else:
                     nodes = sum(r["nodes"] for r in pair)
                     seconds = sum(r["seconds"] for r in pair)
@@ -116,6 +116,21 @@ def table(records):
             lines.append(f"| {width} | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def half_solved(pair):
+    """The cell of an unsolved setup: for each side to move, who wins and in how many nodes, or
+    how long the solve ran without proving it (the one side known often tells the setup's
+    pattern)."""
+    parts = []
+    for side, record in zip(("Black", "White"), pair):
+        if record is None:
+            parts.append(f"{side} to move: not tried")
+        elif record["winner"] is None:
+            parts.append(f"{side} to move: open (> {record['limit']:.0f} s)")
+        else:
+            parts.append(f"{side} to move: {record['winner']} wins ({record['nodes']:,} nodes)")
+    return "; ".join(parts)
 
 
 def threads(record):
@@ -180,6 +195,8 @@ def main():
     parser.add_argument("--widths", default="2-26")
     parser.add_argument("--setups", nargs="+", choices=SETUPS, default=SETUPS,
                         help="the setups to solve (default: all four)")
+    parser.add_argument("--sides", nargs="+", choices=["b", "w"], default=["b", "w"],
+                        help="the sides to move to solve with, in this order (default: b w)")
     parser.add_argument("--time", type=float, default=600)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
@@ -205,7 +222,7 @@ def main():
             done[(record["height"], record["width"], record["setup"], record["side"])] = record
     for height in args.heights:
         for setup in args.setups:
-            for side in "bw":
+            for side in args.sides:
                 for width in widths(args.widths):
                     if width < 2 or (setup == "vm" and height < 2):
                         continue
