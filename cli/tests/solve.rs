@@ -6,7 +6,7 @@ mod common;
 
 use common::Rng;
 use common::naive::Naive;
-use konane::solve::{ProofTable, Solver};
+use konane::solve::{Method, ProofTable, Searching, Solver};
 use konane::{Capture, Opening, Position, Rules};
 use std::collections::HashMap;
 use std::process::Command;
@@ -120,9 +120,14 @@ fn agree(
                 let position = random_position(rules, ply, &mut rng);
                 let naive = Naive::from_fen(&position.fen(), opening, capture);
                 let expected = naive_winning_moves(&naive, &mut memo);
-                // One thread, then two sharing the table, in turn.
+                // Depth-first on one thread, then on two sharing the table, then by proof
+                // numbers, in turn.
+                let searching = Searching {
+                    threads: 1 + n % 2,
+                    method: Some(Method::ALL[n / 2 % 2]),
+                };
                 let solution = Solver::new(&table, &stop)
-                    .with_threads(1 + n % 2)
+                    .with_searching(searching)
                     .solve(&position, true);
                 let mut found: Vec<String> = solution
                     .winning_moves()
@@ -130,7 +135,12 @@ fn agree(
                     .map(|m| m.to_string())
                     .collect();
                 found.sort();
-                assert_eq!(found, expected, "{} under {rules}", position.fen());
+                assert_eq!(
+                    found,
+                    expected,
+                    "{} under {rules}, {searching:?}",
+                    position.fen()
+                );
                 assert_eq!(solution.wins, Some(!expected.is_empty()));
                 if !distances {
                     continue;
@@ -192,6 +202,49 @@ fn four_by_four_is_won_by_white_from_every_opening_reply_of_black() {
         "Black, to move at the start, loses"
     );
     assert!(err.contains("nodes ") && err.contains(" MB"), "{err}");
+}
+
+#[test]
+fn narrow_boards_are_solved_by_proof_numbers_unless_told_and_both_agree() {
+    // 12x3 with the gap vertical in the middle, Black to move: White wins.
+    let fen = "wbwbw1wbwbwb/bwbwb1bwbwbw/wbwbwbwbwbwb b";
+    let base = [
+        "--size",
+        "12x3",
+        "--opening",
+        "any",
+        "--fen",
+        fen,
+        "--all",
+        "--hash",
+        "16",
+    ];
+    let mut answers = Vec::new();
+    for (method, said) in [
+        (None, "proof-number search, 1 thread"),
+        (Some("proof-number"), "proof-number search, 1 thread"),
+        (Some("depth-first"), "depth-first search, 2 threads"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(["--threads", "2"]);
+        if let Some(method) = method {
+            args.extend(["--method", method]);
+        }
+        let (code, out, err) = solve(&args);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(err.lines().next(), Some(said), "{method:?}: {err}");
+        answers.push(
+            out.lines()
+                .filter(|l| !l.starts_with("best"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
+    assert_eq!(answers[0], "result: loss\nwinner: White\nwinning moves: ");
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    let (code, _, err) = solve(&["--size", "4x4", "--method", "df-pn"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("unknown method 'df-pn'"), "{err}");
 }
 
 #[test]

@@ -275,10 +275,12 @@ def solve(
     table: ProofTable | None = None,
     all_moves: bool = True,
     threads: int = 1,
+    method: Literal["depth-first", "proof-number"] | None = None,
 ) -> Solution:
     """Solves ``position`` exactly (win or loss for the side to move, and the winning moves),
     within ``limit`` (a ``movetime`` or about so many ``nodes``), on ``threads`` threads that share the
-    proof table; Ctrl-C raises ``KeyboardInterrupt``.
+    proof table; ``method`` chooses the search (by default proof numbers, on one thread, on boards
+    of four rows or columns or fewer, depth-first on the others); Ctrl-C raises ``KeyboardInterrupt``.
 
     >>> solve(Position.from_string("b3/4/4/3w b")).result
     'loss'

@@ -7,7 +7,7 @@ use crate::{error, interruptible};
 use konane::arbiter::time_control::TimeControl;
 use konane::rules::Rules;
 use konane::solve::report::hash_mb_within;
-use konane::solve::{MoveResult, ProofTable, Solver};
+use konane::solve::{Method, MoveResult, ProofTable, Searching, Solver};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -157,9 +157,11 @@ impl PyProofTable {
 /// fresh table costs its first writes, which a short solve cannot afford); `table`, a
 /// `ProofTable`, keeps what is proven for later solves instead. With `all_moves` every root
 /// move is proven, else the solve ends at the first winning move. `threads` search together,
-/// sharing the table (by default one).
+/// sharing the table (by default one); `method`, "depth-first" or "proof-number", chooses the
+/// search (by default proof numbers on boards of four rows or columns or fewer, which use one
+/// thread, as `konane-engine solve` does).
 #[pyfunction]
-#[pyo3(signature = (position, limit = None, *, hash_mb = None, table = None, all_moves = true, threads = 1))]
+#[pyo3(signature = (position, limit = None, *, hash_mb = None, table = None, all_moves = true, threads = 1, method = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve(
     py: Python<'_>,
@@ -169,6 +171,7 @@ pub fn solve(
     table: Option<PyRef<'_, PyProofTable>>,
     all_moves: bool,
     threads: usize,
+    method: Option<String>,
 ) -> PyResult<PySolution> {
     if !(1..=1024).contains(&threads) {
         return Err(error(
@@ -177,6 +180,11 @@ pub fn solve(
             format!("solve: threads must be 1 to 1024, not {threads}"),
         ));
     }
+    let method = match method.as_deref().map(str::parse::<Method>) {
+        None => None,
+        Some(Ok(method)) => Some(method),
+        Some(Err(message)) => return Err(error(py, "KonaneError", format!("solve: {message}"))),
+    };
     let position = position.position;
     let (time, nodes) = match limit.map(|limit| limit.time_control) {
         None => (None, None),
@@ -205,7 +213,7 @@ pub fn solve(
     let started = Instant::now();
     let watched = &stop;
     let solution = interruptible(py, &stop, || {
-        let mut solver = Solver::new(table, watched).with_threads(threads);
+        let mut solver = Solver::new(table, watched).with_searching(Searching { threads, method });
         if let Some(time) = time {
             solver = solver.with_deadline(started + time);
         }

@@ -29,6 +29,14 @@ def test_threads_are_checked():
         konane.solve(konane.Position("4x4"), threads=0)
 
 
+def test_both_methods_agree_on_a_narrow_board_and_a_bad_one_is_named():
+    position = konane.Position.from_string("wbwbw1wbwbwb/bwbwb1bwbwbw/wbwbwbwbwbwb b")
+    by_method = [konane.solve(position, method=m) for m in (None, "depth-first", "proof-number")]
+    assert {(s.winner, tuple(s.winning_moves)) for s in by_method} == {("white", ())}
+    with pytest.raises(konane.KonaneError, match="unknown method 'df-pn'"):
+        konane.solve(position, method="df-pn")
+
+
 def test_a_lost_position_and_its_moves():
     solution = konane.solve(konane.Position.from_string("b3/4/4/3w b"))
     assert (solution.result, solution.winner, solution.best, solution.winning_moves) == ("loss", "white", None, [])

@@ -7,7 +7,7 @@
 use crate::rules::Rules;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::solve::{MoveResult, Proof, ProofTable, Solver};
+use crate::solve::{Method, MoveResult, Proof, ProofTable, Searching, Solver};
 use crate::value::Values;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -158,7 +158,12 @@ impl Exact {
         let Some((_, table)) = self.table.as_mut() else {
             return Attempt::default();
         };
-        let solver = Solver::new(table, stop);
+        // Depth-first on every board: the proof-number search, better for long solves of
+        // narrow boards, has not been measured in play.
+        let solver = Solver::new(table, stop).with_searching(Searching {
+            threads: 1,
+            method: Some(Method::DepthFirst),
+        });
         let mut solver = match deadline {
             Some(deadline) => solver.with_deadline(deadline),
             None => solver,

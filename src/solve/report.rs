@@ -3,7 +3,7 @@
 
 use crate::rules::position::Position;
 use crate::rules::square::Color;
-use crate::solve::{MoveResult, Progress, ProofTable, Solution, Solver};
+use crate::solve::{MoveResult, Progress, ProofTable, Searching, Solution, Solver};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -101,7 +101,7 @@ fn solve_reporting(
     label: &str,
     table: &ProofTable,
     stop: &AtomicBool,
-    threads: usize,
+    searching: Searching,
     diagnostics: &mut impl Write,
 ) -> Solution {
     let mut sink = |p: &Progress| {
@@ -109,7 +109,7 @@ fn solve_reporting(
     };
     Solver::new(table, stop)
         .with_progress(PROGRESS_EVERY, &mut sink)
-        .with_threads(threads)
+        .with_searching(searching)
         .solve(position, all)
 }
 
@@ -123,19 +123,20 @@ pub struct Solved {
     pub elapsed: Duration,
 }
 
-/// Solves one position on `threads` threads and writes `result:`, `winner:`, `best:` and, with
+/// Solves one position as `searching` says and writes `result:`, `winner:`, `best:` and, with
 /// `all`, `winning moves:` (when stopped before the answer, what is known).
 pub fn solve_position(
     position: &Position,
     all: bool,
     table: &ProofTable,
     stop: &AtomicBool,
-    threads: usize,
+    searching: Searching,
     out: &mut impl Write,
     diagnostics: &mut impl Write,
 ) -> std::io::Result<Solved> {
     let started = Instant::now();
-    let solution = solve_reporting(position, all, "", table, stop, threads, diagnostics);
+    writeln!(diagnostics, "{}", searching.describe(position.rules()))?;
+    let solution = solve_reporting(position, all, "", table, stop, searching, diagnostics);
     let finished = write_solution(position, &solution, all, out)?;
     let elapsed = started.elapsed();
     writeln!(diagnostics, "{}", summary(table, solution.nodes, elapsed))?;
@@ -211,18 +212,19 @@ fn write_solution(
     Ok(true)
 }
 
-/// Solves every opening of `start` (each Black removal, then each White reply) on `threads`
-/// threads and writes one line per opening, then which removals win for Black. Returns false
+/// Solves every opening of `start` (each Black removal, then each White reply) as
+/// `searching` says and writes one line per opening, then which removals win for Black. Returns false
 /// when stopped.
 pub fn solve_openings(
     start: &Position,
     table: &ProofTable,
     stop: &AtomicBool,
-    threads: usize,
+    searching: Searching,
     out: &mut impl Write,
     diagnostics: &mut impl Write,
 ) -> std::io::Result<bool> {
     let started = Instant::now();
+    writeln!(diagnostics, "{}", searching.describe(start.rules()))?;
     let mut nodes = 0;
     let mut black_wins_by = Vec::new();
     for removal in start.legal_moves() {
@@ -234,8 +236,15 @@ pub fn solve_openings(
             position.play_unchecked(reply);
             let label = format!("{removal} {reply}: ");
             let opening_started = Instant::now();
-            let solution =
-                solve_reporting(&position, false, &label, table, stop, threads, diagnostics);
+            let solution = solve_reporting(
+                &position,
+                false,
+                &label,
+                table,
+                stop,
+                searching,
+                diagnostics,
+            );
             nodes += solution.nodes;
             let Some(wins) = solution.wins else {
                 writeln!(out, "{label}unknown (stopped)")?;

@@ -58,11 +58,76 @@ impl Shared<'_> {
         Some(&busy[(key.code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 50) as usize % BUSY_SLOTS])
     }
 
+    /// Adds a thread's `nodes` and `stores` not yet counted to the shared counts and checks the
+    /// stop flags and the deadline; true when the solve must stop.
+    pub fn poll(&self, nodes: u64, stores: u64) -> bool {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        self.table.count_stored(stores);
+        self.stop.load(Ordering::Relaxed)
+            || self.done.load(Ordering::Relaxed)
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
     /// True when another thread is searching the position of `key` (or, rarely, one that
     /// shares its slot).
     pub fn is_busy(&self, key: Key) -> bool {
         self.slot(key)
             .is_some_and(|slot| slot.load(Ordering::Relaxed) == key.code)
+    }
+}
+
+/// One thread's count of its work, added to the shared counts now and then.
+pub(super) struct Tally<'s> {
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+    /// Nodes not yet added to the shared count.
+    unreported: u64,
+    /// Results stored and not yet counted in the table's count.
+    uncounted_stores: u64,
+    /// The deepest ply reached.
+    pub deepest: usize,
+    /// Called at each poll (to report progress).
+    pub on_poll: Option<PollHook<'s>>,
+}
+
+impl<'s> Tally<'s> {
+    /// Nothing counted yet.
+    pub fn new() -> Self {
+        Tally {
+            nodes: 0,
+            unreported: 0,
+            uncounted_stores: 0,
+            deepest: 0,
+            on_poll: None,
+        }
+    }
+
+    /// Counts a node at `ply`; true when the solve must stop (the stop flags are looked at
+    /// every [`POLL_EVERY`] nodes).
+    pub fn node(&mut self, shared: &Shared, ply: usize) -> bool {
+        self.nodes += 1;
+        self.unreported += 1;
+        self.deepest = self.deepest.max(ply);
+        self.unreported == POLL_EVERY && self.poll(shared)
+    }
+
+    /// Counts a result stored in the table.
+    pub fn stored(&mut self) {
+        self.uncounted_stores += 1;
+    }
+
+    /// Adds this thread's counts to the shared ones, reports progress and checks the stop
+    /// flags; true when the solve must stop.
+    pub fn poll(&mut self, shared: &Shared) -> bool {
+        let stop = shared.poll(self.unreported, self.uncounted_stores);
+        self.unreported = 0;
+        self.uncounted_stores = 0;
+        if let Some(on_poll) = &mut self.on_poll {
+            on_poll(self.deepest);
+        }
+        stop
     }
 }
 
@@ -137,24 +202,16 @@ enum Expansion {
     Search,
 }
 
-/// What a search calls each time it polls the stop flags.
-pub(super) type PollHook<'s, B> = &'s mut dyn FnMut(&Search<B>);
+/// What a search calls each time it polls the stop flags, with the deepest ply it reached.
+pub(super) type PollHook<'s> = &'s mut dyn FnMut(usize);
 
 /// One thread's search.
 pub(super) struct Search<'s, 'a, B: 'static> {
     pub shared: &'s Shared<'a>,
     pub keys: &'s Keys<B>,
-    /// Nodes searched by this thread and not yet added to the shared count.
-    unreported: u64,
-    /// Results this thread stored and has not yet counted in the table's count.
-    uncounted_stores: u64,
-    /// Nodes searched by this thread.
-    pub nodes: u64,
-    pub deepest: usize,
+    pub tally: Tally<'s>,
     /// Per ply, a reusable list of children.
     children: Vec<Vec<Child<B>>>,
-    /// Called at each poll (to report progress).
-    pub on_poll: Option<PollHook<'s, B>>,
 }
 
 impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
@@ -163,12 +220,8 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         Search {
             shared,
             keys,
-            unreported: 0,
-            uncounted_stores: 0,
-            nodes: 0,
-            deepest: 0,
+            tally: Tally::new(),
             children: Vec::new(),
-            on_poll: None,
         }
     }
 
@@ -244,16 +297,13 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         key: Key,
         ply: usize,
     ) -> Option<Proof> {
-        self.nodes += 1;
-        self.unreported += 1;
-        if self.unreported == POLL_EVERY && self.poll() {
+        if self.tally.node(self.shared, ply) {
             return None;
         }
-        self.deepest = self.deepest.max(ply);
         if let Some(known) = self.shared.table.probe(key) {
             return Some(known);
         }
-        let nodes_before = self.nodes;
+        let nodes_before = self.tally.nodes;
         if let Expansion::Wins(proof) = self.expand(board, images, ply, true) {
             self.store(key, proof, 1);
             return Some(proof);
@@ -266,7 +316,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         }
         self.children[ply] = children;
         if let Some(proof) = result {
-            self.store(key, proof, self.nodes - nodes_before + 1);
+            self.store(key, proof, self.tally.nodes - nodes_before + 1);
         }
         result
     }
@@ -274,7 +324,7 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
     /// Stores `proof` of the position of `key`, which cost `work` nodes.
     pub fn store(&mut self, key: Key, proof: Proof, work: u64) {
         self.shared.table.store(key, proof, work);
-        self.uncounted_stores += 1;
+        self.tally.stored();
     }
 
     /// Searches `children` until one is lost for the opponent; if none is, the longest of
@@ -330,25 +380,9 @@ impl<'s, 'a, B: Bits> Search<'s, 'a, B> {
         }
     }
 
-    /// Adds this thread's nodes to the shared count and checks the stop flags; true when the
+    /// Adds this thread's counts to the shared ones and checks the stop flags; true when the
     /// solve must stop.
     pub fn poll(&mut self) -> bool {
-        self.shared
-            .nodes
-            .fetch_add(self.unreported, Ordering::Relaxed);
-        self.unreported = 0;
-        self.shared.table.count_stored(self.uncounted_stores);
-        self.uncounted_stores = 0;
-        let stop = self.shared.stop.load(Ordering::Relaxed)
-            || self.shared.done.load(Ordering::Relaxed)
-            || self
-                .shared
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline);
-        if let Some(on_poll) = self.on_poll.take() {
-            on_poll(self);
-            self.on_poll = Some(on_poll);
-        }
-        stop
+        self.tally.poll(self.shared)
     }
 }

@@ -7,11 +7,11 @@
 //! by the same AND/OR rule as the solver, and names the jobs still missing that could decide
 //! it; `run` skips a job whose result can no longer matter.
 
-use super::ProofTable;
 use super::keys::PositionKeys;
 use super::report::solve_position;
 use super::search::{Order, order_score};
 use super::table::Key;
+use super::{ProofTable, Searching};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
@@ -374,7 +374,7 @@ impl Split {
         job: usize,
         table: &ProofTable,
         stop: &AtomicBool,
-        threads: usize,
+        searching: Searching,
         out: &mut impl Write,
         diagnostics: &mut impl Write,
     ) -> Result<bool, SplitError> {
@@ -386,16 +386,17 @@ impl Split {
             false,
             table,
             stop,
-            threads,
+            searching,
             &mut text,
             diagnostics,
         )
         .map_err(io)?;
         let mut text = String::from_utf8_lossy(&text).into_owned();
         text += &format!(
-            "nodes {}, time {:.3} s, {threads} threads\n",
+            "nodes {}, time {:.3} s, {}\n",
             solved.nodes,
-            solved.elapsed.as_secs_f64()
+            solved.elapsed.as_secs_f64(),
+            searching.describe(position.rules())
         );
         write!(out, "job {job}:\n{text}").map_err(io)?;
         if solved.finished {

@@ -1,9 +1,9 @@
 //! `konane-engine solve`: its arguments, read and handed to the solver, the report or a split.
 
 use clap::Args;
-use konane::solve::ProofTable;
 use konane::solve::report::{hash_mb_within, solve_openings, solve_position};
 use konane::solve::split::{JobList, MAX_DEPTH, Split, SplitError};
+use konane::solve::{Method, ProofTable, Searching};
 use konane::{Position, Rules};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,9 +27,12 @@ pub struct SolveArgs {
     /// MB for the table of proven results [default: by the stones on the board: 64 MB for 36, doubling every two more, halving every two fewer; 16 MB to a quarter of the memory, at most 8192].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     hash: Option<u64>,
-    /// Threads to search with, sharing the table [default: one per core].
+    /// Threads for the depth-first search, sharing the table [default: one per core]; the proof-number search uses one.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
+    /// How to search: depth-first or proof-number [default: proof-number on boards of four rows or columns or fewer, where it proves in a fraction of the work; depth-first on the others].
+    #[arg(long)]
+    method: Option<Method>,
     /// Split the solve into jobs: the distinct positions DEPTH plies below, written to --jobs.
     #[arg(long, value_name = "DEPTH", requires = "jobs", conflicts_with_all = ["openings", "all", "run", "join"], value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     split: Option<u32>,
@@ -96,7 +99,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
     }
     let table = open_table(&args, &position)?;
     let stop = super::stop_on_ctrl_c();
-    let threads = threads(&args);
+    let searching = searching(&args);
     let timed_out = AtomicBool::new(false);
     let solve = || {
         if args.openings {
@@ -104,7 +107,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
                 &position,
                 &table,
                 &stop,
-                threads,
+                searching,
                 &mut out,
                 &mut diagnostics,
             )
@@ -114,7 +117,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
                 args.all,
                 &table,
                 &stop,
-                threads,
+                searching,
                 &mut out,
                 &mut diagnostics,
             )
@@ -191,14 +194,22 @@ fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Resu
     let position = split.job(jobs[first]).map_err(|e| e.to_string())?;
     let table = open_table(args, position)?;
     let stop = super::stop_on_ctrl_c();
-    let threads = threads(args);
+    let searching = searching(args);
     with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
         for (i, &job) in jobs.iter().enumerate().skip(first) {
             // The results proven so far may leave a later job unneeded.
             if i > first && !split.pending(dir, job, &mut out)? {
                 continue;
             }
-            if !split.run(dir, job, &table, &stop, threads, &mut out, &mut diagnostics)? {
+            if !split.run(
+                dir,
+                job,
+                &table,
+                &stop,
+                searching,
+                &mut out,
+                &mut diagnostics,
+            )? {
                 return Ok(false);
             }
         }
@@ -284,10 +295,13 @@ fn with_checkpoints<T>(
 }
 
 /// The position the flags name: the start or `--fen`, then `--moves`.
-/// `--threads`, or one per core.
-fn threads(args: &SolveArgs) -> usize {
-    args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    )
+/// `--threads` (or one per core) and `--method`.
+fn searching(args: &SolveArgs) -> Searching {
+    Searching {
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        ),
+        method: args.method,
+    }
 }

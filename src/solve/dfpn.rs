@@ -1,0 +1,387 @@
+//! One thread's depth-first proof-number search (df-pn, Nagai 2002): does the side to move
+//! win?
+//!
+//! Each position has a proof number (how many positions at least must still be proven for the
+//! side to move to win, `phi`) and a disproof number (for it to lose, `delta`): a position's
+//! `phi` is the least `delta` of its children, its `delta` the sum of their `phi`. The search
+//! always works below the child of least `delta` (the one closest to a proof), and stays there
+//! while its numbers are within thresholds that say when a sibling has become closer (with the
+//! 1 + epsilon margin of Pawlewicz and Lew, which keeps it from switching back and forth). A
+//! position not yet searched counts 1 to win and its mover's moves to lose: every one of
+//! them must be refuted.
+//!
+//! Proven positions go to the shared [`ProofTable`](super::ProofTable), as the depth-first
+//! search's do; the numbers of unproven ones to a table of their own ([`Numbers`]), whose
+//! buckets keep the positions that cost the most work. Konane positions never repeat (every
+//! move takes a stone), so the search graph has no cycles and df-pn needs no repair for them.
+//!
+//! On boards of four rows or fewer the tree's cost is concentrated in a few lines, which a
+//! depth-first search with a fixed order finds late: 21x3 with the gap vertical in the middle
+//! and White to move takes df-pn 3.5M positions, where the depth-first search had not proven
+//! it after 19.9G nodes (see [`Method`](super::Method)).
+
+use super::Proof;
+use super::keys::{Images, Keys};
+use super::search::{Shared, Tally, longer};
+use super::table::Key;
+use crate::rules::bits::Bits;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+
+/// Numbers this large stand for infinity: a proven position's `phi` or `delta`.
+const INFINITE: u32 = 1 << 30;
+/// Sums of numbers stop here, short of [`INFINITE`], so that only a proof is infinite.
+const LARGEST_FINITE: u32 = INFINITE - 1;
+/// The epsilon of the 1 + epsilon thresholds, in hundredths: a child is left when its
+/// disproof number grows past the second-best child's by a quarter. On 17x3, 21x3 and 26x3
+/// with the gap vertical in the middle (the hard side to move), positions expanded with 0, 25
+/// and 50: see the CHANGELOG entry that brought df-pn in.
+const EPSILON_PERCENT: u64 = 25;
+
+/// A proof and a disproof number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    phi: u32,
+    delta: u32,
+}
+
+impl Numbers {
+    const WIN: Numbers = Numbers {
+        phi: 0,
+        delta: INFINITE,
+    };
+    const LOSS: Numbers = Numbers {
+        phi: INFINITE,
+        delta: 0,
+    };
+}
+
+/// Entries in a bucket.
+const BUCKET: usize = 4;
+
+/// One entry of [`NumberTable`] as three words: the key's code, `phi` and `delta` (the high
+/// and low halves of one word), and the work it cost, zero when the entry is empty. Plain
+/// words, so that a new table is allocated zeroed and costs memory only where written.
+type Entry = [u64; 3];
+
+/// The numbers of unproven positions, by key, in buckets of four; a full bucket gives up the
+/// entry that cost the least work.
+pub(super) struct NumberTable {
+    buckets: Vec<[Entry; BUCKET]>,
+}
+
+impl NumberTable {
+    /// A table of about `bytes` bytes (a power of two of buckets, at least one).
+    pub fn new(bytes: usize) -> NumberTable {
+        let count = (bytes / std::mem::size_of::<[Entry; BUCKET]>()).max(1);
+        NumberTable {
+            buckets: vec![[[0; 3]; BUCKET]; 1 << count.ilog2()],
+        }
+    }
+
+    fn bucket(&mut self, code: u64) -> &mut [Entry; BUCKET] {
+        let index = (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize;
+        let mask = self.buckets.len() - 1;
+        &mut self.buckets[index & mask]
+    }
+
+    fn slot(bucket: &[Entry; BUCKET], code: u64) -> Option<usize> {
+        bucket.iter().position(|e| e[2] != 0 && e[0] == code)
+    }
+
+    fn get(&mut self, code: u64) -> Option<Numbers> {
+        let bucket = self.bucket(code);
+        let entry = bucket[Self::slot(bucket, code)?];
+        Some(Numbers {
+            phi: (entry[1] >> 32) as u32,
+            delta: entry[1] as u32,
+        })
+    }
+
+    fn put(&mut self, code: u64, numbers: Numbers, work: u64) {
+        let bucket = self.bucket(code);
+        let slot = Self::slot(bucket, code)
+            .or_else(|| (0..BUCKET).min_by_key(|&i| bucket[i][2]))
+            .unwrap_or(0);
+        bucket[slot] = [
+            code,
+            u64::from(numbers.phi) << 32 | u64::from(numbers.delta),
+            work.max(1),
+        ];
+    }
+
+    /// Frees the entry of `code`, if any: its position is proven, and the proof table has it.
+    fn forget(&mut self, code: u64) {
+        let bucket = self.bucket(code);
+        if let Some(slot) = Self::slot(bucket, code) {
+            bucket[slot][2] = 0;
+        }
+    }
+}
+
+/// A child of a position in the search.
+#[derive(Clone)]
+pub(super) struct Child<B: 'static> {
+    pub board: Board<B>,
+    pub images: Images<B>,
+    pub key: Key,
+    pub mv: Move,
+    /// Moves of the child's side to move: none ends the game there.
+    moves: u64,
+    /// What the search knows of the child: read from the tables when its parent is expanded,
+    /// then kept from the child's own searches (nothing else changes them meanwhile: only a
+    /// search of the child itself, or of an image of it, which has as many stones and so is
+    /// never below it, stores its numbers).
+    numbers: Numbers,
+}
+
+/// One thread's proof-number search.
+pub(super) struct ProofNumberSearch<'s, 'a, B: 'static> {
+    pub shared: &'s Shared<'a>,
+    pub keys: &'s Keys<B>,
+    numbers: NumberTable,
+    /// Its `nodes` count positions expanded (each expansion of one position again).
+    pub tally: Tally<'s>,
+    /// Per ply, a reusable list of children.
+    children: Vec<Vec<Child<B>>>,
+}
+
+impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
+    /// A search over `shared` with keys made by `keys`, keeping the numbers of unproven
+    /// positions in about `number_bytes` bytes.
+    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>, number_bytes: usize) -> Self {
+        ProofNumberSearch {
+            shared,
+            keys,
+            numbers: NumberTable::new(number_bytes),
+            tally: Tally::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Every child of `board` (whose images are `images`), in move order.
+    pub fn children(&mut self, board: &Board<B>, images: &Images<B>) -> Vec<Child<B>> {
+        let mut list = Vec::new();
+        self.expand_into(board, images, &mut list);
+        list
+    }
+
+    /// Fills `list` with the children of `board`, each with what the tables know of it.
+    fn expand_into(&mut self, board: &Board<B>, images: &Images<B>, list: &mut Vec<Child<B>>) {
+        list.clear();
+        board.for_each_move(|mv| {
+            let mut child = *board;
+            child.play_unchecked(mv);
+            let mut child_images = *images;
+            self.keys
+                .update(&mut child_images, board.empty() ^ child.empty());
+            list.push(Child {
+                key: self.keys.key(&child_images, &child),
+                moves: child.count_moves(),
+                board: child,
+                images: child_images,
+                mv,
+                numbers: Numbers::LOSS,
+            });
+        });
+        for child in list.iter_mut() {
+            child.numbers = self.numbers_of(child);
+        }
+    }
+
+    /// What the tables know of `child`: no moves loses; else its proof if the proof table has
+    /// one, else its numbers, else those of a position not yet searched (1 to prove it, its
+    /// moves to disprove it).
+    ///
+    /// The numbers are keyed by the position's own hash, not by the key its symmetric images
+    /// share: with shared numbers, 16x3 with the gap vertical in the middle took over 70M
+    /// positions unproven, where its own numbers prove it in 185k. Numbers only guide the
+    /// search (a proof needs a proven or ended child), so a rare hash collision costs work,
+    /// never a wrong result.
+    fn numbers_of(&mut self, child: &Child<B>) -> Numbers {
+        if child.moves == 0 {
+            return Numbers::LOSS;
+        }
+        if let Some(numbers) = self.numbers.get(child.board.hash()) {
+            return numbers;
+        }
+        match self.shared.table.probe(child.key) {
+            Some(Proof { wins: true, .. }) => Numbers::WIN,
+            Some(Proof { wins: false, .. }) => Numbers::LOSS,
+            None => Numbers {
+                phi: 1,
+                delta: u32::try_from(child.moves).unwrap_or(LARGEST_FINITE),
+            },
+        }
+    }
+
+    /// The proof of `child` as the table holds it (a child without moves is lost at once).
+    pub fn proof_of(&self, child: &Child<B>) -> Option<Proof> {
+        if child.moves == 0 {
+            return Some(Proof {
+                wins: false,
+                plies: 0,
+            });
+        }
+        self.shared.table.probe(child.key)
+    }
+
+    /// Proves the position of `board` (with `images` and `key`), which has a move; `None`
+    /// when the solve was stopped first.
+    pub fn prove(
+        &mut self,
+        board: &Board<B>,
+        images: &Images<B>,
+        key: Key,
+        ply: usize,
+    ) -> Option<Proof> {
+        if let Some(proof) = self.shared.table.probe(key) {
+            return Some(proof);
+        }
+        // Numbers only reach infinity by a proof, so this search ends proven or stopped.
+        let numbers = self.search(board, images, key, INFINITE, INFINITE, ply)?;
+        // The search stored the proof, which the table keeps: it cost the most work of all.
+        Some(self.shared.table.probe(key).unwrap_or(Proof {
+            wins: numbers.phi == 0,
+            plies: u8::MAX,
+        }))
+    }
+
+    /// The numbers of a position from its `children`'s, with the child of least `delta` (the
+    /// one to search) and the second least `delta`.
+    fn combine(children: &[Child<B>]) -> (Numbers, usize, u32) {
+        let mut phi = INFINITE;
+        let mut delta = 0u32;
+        let (mut best, mut second) = (0, INFINITE);
+        for (i, child) in children.iter().enumerate() {
+            let numbers = child.numbers;
+            phi = phi.min(numbers.delta);
+            delta = if numbers.phi >= INFINITE || delta >= INFINITE {
+                INFINITE
+            } else {
+                delta.saturating_add(numbers.phi).min(LARGEST_FINITE)
+            };
+            if i != 0 && numbers.delta < children[best].numbers.delta {
+                second = second.min(children[best].numbers.delta);
+                best = i;
+            } else if i != 0 {
+                second = second.min(numbers.delta);
+            }
+        }
+        (Numbers { phi, delta }, best, second)
+    }
+
+    /// The proof of a position whose `children` prove it won (`wins`) or lost: a win is one
+    /// ply longer than the shortest lost child the table holds, a loss one ply longer than
+    /// the longest of its children's wins.
+    fn proof_from(&self, children: &[Child<B>], wins: bool) -> Proof {
+        let proofs = children.iter().filter_map(|c| self.proof_of(c));
+        let plies = if wins {
+            proofs.filter(|p| !p.wins).map(|p| p.plies).min()
+        } else {
+            proofs.filter(|p| p.wins).map(|p| p.plies).max()
+        };
+        Proof {
+            wins,
+            plies: longer(plies.unwrap_or(u8::MAX)),
+        }
+    }
+
+    /// Searches the position of `board` until its numbers reach `max_phi` or `max_delta` (a
+    /// proof reaches both) and returns them; `None` when the solve was stopped.
+    fn search(
+        &mut self,
+        board: &Board<B>,
+        images: &Images<B>,
+        key: Key,
+        max_phi: u32,
+        max_delta: u32,
+        ply: usize,
+    ) -> Option<Numbers> {
+        if self.tally.node(self.shared, ply) {
+            return None;
+        }
+        let nodes_before = self.tally.nodes;
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.children[ply]);
+        self.expand_into(board, images, &mut children);
+        let result = loop {
+            let (numbers, best, second) = Self::combine(&children);
+            if numbers.phi == 0 || numbers.delta == 0 {
+                let proof = self.proof_from(&children, numbers.phi == 0);
+                self.shared
+                    .table
+                    .store(key, proof, self.tally.nodes - nodes_before + 1);
+                self.tally.stored();
+                self.numbers.forget(board.hash());
+                break Some(numbers);
+            }
+            if numbers.phi >= max_phi || numbers.delta >= max_delta {
+                self.numbers
+                    .put(board.hash(), numbers, self.tally.nodes - nodes_before + 1);
+                break Some(numbers);
+            }
+            // The child may use what its parent has left below `max_delta`, and stays the one
+            // to search until its delta passes the second best's by the margin.
+            let child = &children[best];
+            let child_max_phi =
+                u64::from(max_delta) - u64::from(numbers.delta) + u64::from(child.numbers.phi);
+            let margin = u64::from(second) * (100 + EPSILON_PERCENT) / 100 + 1;
+            let child_max_delta = u64::from(max_phi).min(margin);
+            let (board, images, key) = (child.board, child.images, child.key);
+            let Some(searched) = self.search(
+                &board,
+                &images,
+                key,
+                clamp(child_max_phi),
+                clamp(child_max_delta),
+                ply + 1,
+            ) else {
+                break None;
+            };
+            children[best].numbers = searched;
+        };
+        self.children[ply] = children;
+        result
+    }
+
+    /// Adds this thread's counts to the shared ones and checks the stop flags; true when the
+    /// solve must stop.
+    pub fn poll(&mut self) -> bool {
+        self.tally.poll(self.shared)
+    }
+}
+
+/// A threshold as a number, at most [`INFINITE`].
+fn clamp(threshold: u64) -> u32 {
+    u32::try_from(threshold.min(u64::from(INFINITE))).unwrap_or(INFINITE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_bucket_gives_up_the_entry_of_least_work() {
+        let mut table = NumberTable::new(1);
+        let numbers = |phi| Numbers { phi, delta: 7 };
+        for code in 1..=4 {
+            table.put(code, numbers(code as u32), 10 * code);
+        }
+        table.put(5, numbers(5), 25);
+        assert_eq!(table.get(1), None, "the least work went");
+        for code in 2..=5 {
+            assert_eq!(table.get(code), Some(numbers(code as u32)));
+        }
+        table.put(3, numbers(9), 1);
+        assert_eq!(
+            table.get(3),
+            Some(numbers(9)),
+            "an update stays in its entry"
+        );
+        table.forget(3);
+        assert_eq!(table.get(3), None);
+    }
+}
