@@ -13,7 +13,8 @@ starts) or W (White wins whoever starts).
 
 Results go to proofs/narrow/results.jsonl, one line per solve, with the command that ran it
 and the build (the commit, "-dirty" when the engine's sources differed from it); a run skips
-the solves already there, so it resumes where the last one stopped. Within one height, setup
+the solves already there, so it resumes where the last one stopped, unless --again asks for
+every solve anew with this build (the tables show each solve's latest record). Within one height, setup
 and starting side, widths are solved in order and the series stops at the first solve that
 runs out of time.
 
@@ -23,7 +24,8 @@ from that table in the next run: an unfinished solve whose table is there is tri
 its record then counts the nodes and seconds of its last run only ("resumed": true).
 
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--setups hm vm hc vc] [--sides b w]
-                         [--time 600] [--threads 1] [--tables DIR]
+                         [--time 600] [--threads 1] [--hash MB] [--method M] [--tables DIR]
+                         [--again]
        scripts/narrow.py --table     (the README's tables, from the results so far)
        scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
                                      (each setup's value by `konane-engine value`, as a table)
@@ -68,10 +70,14 @@ def fen(setup, width, height, side):
     return "/".join(ranks) + " " + side
 
 
-def solve(engine, position, width, height, seconds, threads, table_file=None):
-    """Runs one solve; returns (winner or None on timeout, nodes, seconds)."""
+def solve(engine, position, width, height, args, table_file=None):
+    """Runs one solve; returns (winner or None on timeout, nodes, seconds, method, threads)."""
     command = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
-               "--fen", position, "--threads", str(threads), "--time", str(seconds)]
+               "--fen", position, "--threads", str(args.threads), "--time", str(args.time)]
+    if args.hash:
+        command += ["--hash", str(args.hash)]
+    if args.method:
+        command += ["--method", args.method]
     if table_file:
         command += ["--table", str(table_file)]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -80,7 +86,9 @@ def solve(engine, position, width, height, seconds, threads, table_file=None):
     if done.returncode not in (0, 1) or not stats:
         sys.exit(f"solve failed ({done.returncode}): {' '.join(command)}\n{done.stderr}")
     winner = winner.group(1) if done.returncode == 0 and winner else None
-    return winner, int(stats.group(1)), float(stats.group(2))
+    searching = re.search(r"^(depth-first|proof-number) search, (\d+) thread", done.stderr, re.M)
+    method, threads = searching.groups() if searching else ("depth-first", args.threads)
+    return winner, int(stats.group(1)), float(stats.group(2)), method, int(threads)
 
 
 def outcome(black_to_move, white_to_move):
@@ -111,6 +119,8 @@ def table(records):
                     seconds = sum(r["seconds"] for r in pair)
                     most = max(threads(r) for r in pair)
                     more = f", {most} threads" if most > 1 else ""
+                    if any(r.get("method") == "proof-number" for r in pair):
+                        more += ", proof numbers"
                     cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
                                  f"({nodes:,} nodes, {seconds:.1f} s{more})")
             lines.append(f"| {width} | " + " | ".join(cells) + " |")
@@ -199,6 +209,11 @@ def main():
                         help="the sides to move to solve with, in this order (default: b w)")
     parser.add_argument("--time", type=float, default=600)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--hash", type=int, help="MB of proof table (default: the solver's)")
+    parser.add_argument("--method", choices=["depth-first", "proof-number"],
+                        help="the solver's search (default: the solver's, by the board)")
+    parser.add_argument("--again", action="store_true",
+                        help="solve anew what the results already hold, with this build")
     parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
     parser.add_argument("--table", action="store_true", help="print the tables and stop")
     parser.add_argument("--tables", type=pathlib.Path,
@@ -231,17 +246,18 @@ def main():
                     table_file = (args.tables / f"{width}x{height}-{setup}-{side}.table"
                                   if args.tables else None)
                     resumed = bool(table_file and table_file.exists())
-                    if record is None or (record["winner"] is None
-                                          and (record["limit"] < args.time or resumed)):
+                    if record is None or args.again or (record["winner"] is None
+                                                        and (record["limit"] < args.time
+                                                             or resumed)):
                         position = fen(setup, width, height, side)
                         if table_file:
                             args.tables.mkdir(parents=True, exist_ok=True)
-                        winner, nodes, seconds = solve(args.engine, position, width, height,
-                                                       args.time, args.threads, table_file)
+                        winner, nodes, seconds, method, used = solve(
+                            args.engine, position, width, height, args, table_file)
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
                                   "seconds": seconds, "limit": args.time,
-                                  "threads": args.threads, "command": command,
+                                  "threads": used, "method": method, "command": command,
                                   "build": engine_build}
                         if resumed:
                             record["resumed"] = True
