@@ -119,8 +119,8 @@ def table(records):
                     seconds = sum(r["seconds"] for r in pair)
                     most = max(threads(r) for r in pair)
                     more = f", {most} threads" if most > 1 else ""
-                    if any(r.get("method") == "proof-number" for r in pair):
-                        more += ", proof numbers"
+                    by_numbers = sum(r.get("method") == "proof-number" for r in pair)
+                    more += ["", ", one side by proof numbers", ", proof numbers"][by_numbers]
                     cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
                                  f"({nodes:,} nodes, {seconds:.1f} s{more})")
             lines.append(f"| {width} | " + " | ".join(cells) + " |")

@@ -11,13 +11,13 @@
 //! them must be refuted.
 //!
 //! Proven positions go to the shared [`ProofTable`](super::ProofTable), as the depth-first
-//! search's do; the numbers of unproven ones to a table of their own ([`Numbers`]), whose
+//! search's do; the numbers of unproven ones to a table of their own ([`NumberTable`]), whose
 //! buckets keep the positions that cost the most work. Konane positions never repeat (every
 //! move takes a stone), so the search graph has no cycles and df-pn needs no repair for them.
 //!
 //! On boards of four rows or fewer the tree's cost is concentrated in a few lines, which a
 //! depth-first search with a fixed order finds late: 21x3 with the gap vertical in the middle
-//! and White to move takes df-pn 3.5M positions, where the depth-first search had not proven
+//! and White to move takes df-pn 4.1M positions, where the depth-first search had not proven
 //! it after 19.9G nodes (see [`Method`](super::Method)).
 
 use super::Proof;
@@ -33,9 +33,8 @@ const INFINITE: u32 = 1 << 30;
 /// Sums of numbers stop here, short of [`INFINITE`], so that only a proof is infinite.
 const LARGEST_FINITE: u32 = INFINITE - 1;
 /// The epsilon of the 1 + epsilon thresholds, in hundredths: a child is left when its
-/// disproof number grows past the second-best child's by a quarter. On 17x3, 21x3 and 26x3
-/// with the gap vertical in the middle (the hard side to move), positions expanded with 0, 25
-/// and 50: see the CHANGELOG entry that brought df-pn in.
+/// disproof number grows past the second-best child's by a quarter (the margin the narrow
+/// tables were proven with; others not measured).
 const EPSILON_PERCENT: u64 = 25;
 
 /// A proof and a disproof number.
