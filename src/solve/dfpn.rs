@@ -58,13 +58,13 @@ impl Numbers {
 /// Entries in a bucket.
 const BUCKET: usize = 4;
 
-/// One entry of [`NumberTable`] as three words: the key's code, `phi` and `delta` (the high
+/// One entry of [`NumberTable`] as three words: the position's hash, `phi` and `delta` (the high
 /// and low halves of one word), and the work it cost, zero when the entry is empty. Plain
 /// words, so that a new table is allocated zeroed and costs memory only where written.
 type Entry = [u64; 3];
 
-/// The numbers of unproven positions, by key, in buckets of four; a full bucket gives up the
-/// entry that cost the least work.
+/// The numbers of unproven positions, by the position's hash, in buckets of four; a full
+/// bucket gives up the entry that cost the least work.
 pub(super) struct NumberTable {
     buckets: Vec<[Entry; BUCKET]>,
 }
@@ -129,8 +129,8 @@ pub(super) struct Child<B: 'static> {
     moves: u64,
     /// What the search knows of the child: read from the tables when its parent is expanded,
     /// then kept from the child's own searches (nothing else changes them meanwhile: only a
-    /// search of the child itself, or of an image of it, which has as many stones and so is
-    /// never below it, stores its numbers).
+    /// search of the child itself stores its numbers or its proof, and a sibling, with as many
+    /// stones, is never below it).
     numbers: Numbers,
 }
 
