@@ -153,8 +153,14 @@ def threads(record):
 
 
 def records_by_key(records):
-    """The latest record of each (height, width, setup, side)."""
-    return {(r["height"], r["width"], r["setup"], r["side"]): r for r in records}
+    """Each (height, width, setup, side)'s latest record that proves a winner, else its latest
+    (a solve run again that ran out of time does not hide an earlier proof)."""
+    latest = {}
+    for r in records:
+        key = (r["height"], r["width"], r["setup"], r["side"])
+        if r["winner"] is not None or latest.get(key, {}).get("winner") is None:
+            latest[key] = r
+    return latest
 
 
 def values(args):
@@ -232,9 +238,7 @@ def main():
     engine_build = build()
     done = {}
     if RESULTS.exists():
-        for line in RESULTS.read_text().splitlines():
-            record = json.loads(line)
-            done[(record["height"], record["width"], record["setup"], record["side"])] = record
+        done = records_by_key(json.loads(line) for line in RESULTS.read_text().splitlines())
     for height in args.heights:
         for setup in args.setups:
             for side in args.sides:

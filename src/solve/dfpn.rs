@@ -188,15 +188,16 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
         }
     }
 
-    /// What the tables know of `child`: no moves loses; else its proof if the proof table has
-    /// one, else its numbers, else those of a position not yet searched (1 to prove it, its
-    /// moves to disprove it).
+    /// What the tables know of `child`: no moves loses; else its numbers if the number table
+    /// has them, else its proof if the proof table has one (perhaps through a symmetric
+    /// image), else the numbers of a position not yet searched (1 to prove it, its moves to
+    /// disprove it).
     ///
     /// The numbers are keyed by the position's own hash, not by the key its symmetric images
     /// share: with shared numbers, 16x3 with the gap vertical in the middle took over 70M
-    /// positions unproven, where its own numbers prove it in 185k. Numbers only guide the
-    /// search (a proof needs a proven or ended child), so a rare hash collision costs work,
-    /// never a wrong result.
+    /// positions unproven, where its own numbers prove it in 185k. Stored numbers are never a
+    /// proof's (zero or infinite) and a proof needs a proven or ended child, so a rare hash
+    /// collision costs work, never a wrong result.
     fn numbers_of(&mut self, child: &Child<B>) -> Numbers {
         if child.moves == 0 {
             return Numbers::LOSS;
