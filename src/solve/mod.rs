@@ -80,9 +80,9 @@ impl Solution {
 ///
 /// On boards of four rows (or columns) or fewer the proof-number search takes a small fraction
 /// of the depth-first search's work, and proves setups the depth-first search could not: with
-/// the gap vertical in the middle, 17x3 (White to move) in 225k positions and 1 s where the
-/// depth-first search takes 8.5M nodes and 8 s, 21x3 in 4.1M positions and 5 s where it had not
-/// proven it in 19.9G nodes; 15x4 with the gap vertical at the corner (Black to move) in 78 s,
+/// the gap vertical in the middle, 17x3 (White to move) in 303k positions and 1.6 s where the
+/// depth-first search takes 8.5M nodes and 8 s, 21x3 in 2.8M positions and 4 s where it had not
+/// proven it in 19.9G nodes; 15x4 with the gap vertical at the corner (Black to move) in 39 s,
 /// where the depth-first search was estimated at hundreds of core-hours. On 6x6 it took 1.05
 /// to 2.25 times the nodes and 3 to 6 times the time (CHANGELOG), so wider boards keep the
 /// depth-first search.
