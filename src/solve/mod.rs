@@ -239,13 +239,6 @@ impl<'a> Solver<'a> {
         self
     }
 
-    /// Searches with `threads` threads (at least one), which share the table; the
-    /// proof-number search uses one.
-    pub fn with_threads(mut self, threads: usize) -> Self {
-        self.searching.threads = threads.max(1);
-        self
-    }
-
     /// The stored results so far.
     pub fn stored(&self) -> u64 {
         self.table.stored()
@@ -508,7 +501,10 @@ mod tests {
         for _ in 0..16 {
             let table = ProofTable::new(16).unwrap();
             let two = Solver::new(&table, &stop)
-                .with_threads(2)
+                .with_searching(Searching {
+                    threads: 2,
+                    method: None,
+                })
                 .solve(&position, true);
             assert!(two.moves.iter().all(|(_, r)| *r != MoveResult::Unknown));
             let mut sorted = two.winning_moves();
