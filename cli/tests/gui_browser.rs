@@ -1347,7 +1347,11 @@ async fn the_defects_a_player_met_are_gone() {
     // A click on a move while engines play lands every time (6), aimed as a person aims: the
     // pointer rests on the move while the game goes on, and the list holds still under it,
     // even when it was following the newest move; it follows again once the pointer leaves.
-    server.post("/api/new", &new("engine", "engine", 16, 60));
+    // The game must outlast the four rounds however slow the browser is: a 16x16 game at 60 ms
+    // a move is over in some 14 s (180 to 200 plies), which a loaded machine once used up, so
+    // the engines play 26x26 at 100 ms, over 500 plies (`konane-arbiter --size 26x26
+    // --movetime 60`: 508 to 535 plies in six games), a minute or more.
+    server.post("/api/new", &new("engine", "engine", 26, 100));
     until(&browser, "a list longer than its box", || async {
         let longer = js(
             &browser,
