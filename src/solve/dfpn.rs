@@ -25,9 +25,11 @@ use super::Proof;
 use super::keys::{Images, Keys};
 use super::search::{Shared, Tally, longer};
 use super::table::Key;
+use super::words::{WORD_BYTES, Words};
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Numbers this large stand for infinity: a proven position's `phi` or `delta`.
 const INFINITE: u32 = 1 << 30;
@@ -67,55 +69,63 @@ const BUCKET_WORDS: usize = 2 * BUCKET;
 ///
 /// An entry is two words: the high half of the position's hash with the work its numbers cost
 /// (saturating, zero when the entry is empty), then `phi` and `delta`. The numbers only steer,
-/// so a half-hash collision costs work, never a wrong result. Plain words, so that a new table
-/// is allocated zeroed and costs memory only where written, each bucket on a cache line of its
-/// own. Entries of three words (the whole hash, the numbers, the work) searched the same
-/// positions with the same number of buckets in 1.5 times the memory (16x3 with the gap
-/// horizontal at the corner, Black to move: 9,097,736 positions either way, 164 MB peak
-/// against 131 MB, time ratios 0.91 to 1.08 over three runs), so the same `--hash` now holds
-/// twice the buckets.
+/// so a half-hash collision costs work, never a wrong result. The words are the system's
+/// zeroed pages ([`Words`]), each bucket on a cache line of its own: a new table costs memory
+/// only where written, and huge pages make a big table's probes cheaper. Entries of three words (the
+/// whole hash, the numbers, the work) searched the same positions with the same number of
+/// buckets in 1.5 times the memory (16x3 with the gap horizontal at the corner, Black to
+/// move: 9,097,736 positions either way, 164 MB peak against 131 MB, time ratios 0.91 to 1.08
+/// over three runs), so the same `--hash` now holds twice the buckets.
+///
+/// Its size matters less than its speed: 13x4 at the corner with Black to move (1 GB proof
+/// table) took 239M positions in 392 s with a 64 MB table and 175M in 423 s with 4 GB.
 pub(super) struct NumberTable {
-    words: Vec<u64>,
-    /// Where the first bucket starts in `words`: its first word on a 64-byte boundary.
-    first: usize,
+    /// The buckets; `None` only if the system refused even the smallest table, which then
+    /// keeps nothing (the search stays right, only slower).
+    words: Option<Words>,
     bucket_mask: usize,
 }
 
 impl NumberTable {
-    /// A table of about `bytes` bytes (a power of two of buckets, at least one).
+    /// A table of about `bytes` bytes (a power of two of buckets, at least one), or half
+    /// as many, and so on, where the system refuses that much memory.
     pub fn new(bytes: usize) -> NumberTable {
-        let buckets = 1 << (bytes / (8 * BUCKET_WORDS)).max(1).ilog2();
-        // One bucket more, to start the first on a cache line.
-        let words = vec![0; (buckets + 1) * BUCKET_WORDS];
-        let first = words
-            .as_ptr()
-            .align_offset(8 * BUCKET_WORDS)
-            .min(BUCKET_WORDS);
-        NumberTable {
-            words,
-            first,
-            bucket_mask: buckets - 1,
+        let mut buckets = 1usize << (bytes / (WORD_BYTES * BUCKET_WORDS)).max(1).ilog2();
+        loop {
+            if let Ok(words) = Words::zeroed(buckets * BUCKET_WORDS) {
+                return NumberTable {
+                    words: Some(words),
+                    bucket_mask: buckets - 1,
+                };
+            }
+            if buckets == 1 {
+                return NumberTable {
+                    words: None,
+                    bucket_mask: 0,
+                };
+            }
+            buckets /= 2;
         }
     }
 
     /// The words of the bucket for `code`.
-    fn bucket(&mut self, code: u64) -> &mut [u64] {
+    fn bucket(&self, code: u64) -> Option<&[AtomicU64]> {
         let index = (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & self.bucket_mask;
-        &mut self.words[self.first + index * BUCKET_WORDS..][..BUCKET_WORDS]
+        Some(&self.words.as_ref()?.get()[index * BUCKET_WORDS..][..BUCKET_WORDS])
     }
 
     /// The slot holding `code` in `bucket`, if any.
-    fn slot(bucket: &[u64], code: u64) -> Option<usize> {
+    fn slot(bucket: &[AtomicU64], code: u64) -> Option<usize> {
         let check = code >> 32;
         (0..BUCKET).find(|&slot| {
-            let head = bucket[2 * slot];
+            let head = bucket[2 * slot].load(Ordering::Relaxed);
             head >> 32 == check && head as u32 != 0
         })
     }
 
     fn get(&mut self, code: u64) -> Option<Numbers> {
-        let bucket = self.bucket(code);
-        let numbers = bucket[2 * Self::slot(bucket, code)? + 1];
+        let bucket = self.bucket(code)?;
+        let numbers = bucket[2 * Self::slot(bucket, code)? + 1].load(Ordering::Relaxed);
         Some(Numbers {
             phi: (numbers >> 32) as u32,
             delta: numbers as u32,
@@ -123,20 +133,28 @@ impl NumberTable {
     }
 
     fn put(&mut self, code: u64, numbers: Numbers, work: u64) {
-        let bucket = self.bucket(code);
+        let Some(bucket) = self.bucket(code) else {
+            return;
+        };
         let slot = Self::slot(bucket, code)
-            .or_else(|| (0..BUCKET).min_by_key(|&slot| bucket[2 * slot] as u32))
+            .or_else(|| {
+                (0..BUCKET).min_by_key(|&slot| bucket[2 * slot].load(Ordering::Relaxed) as u32)
+            })
             .unwrap_or(0);
         let work = u32::try_from(work).unwrap_or(u32::MAX).max(1);
-        bucket[2 * slot] = code >> 32 << 32 | u64::from(work);
-        bucket[2 * slot + 1] = u64::from(numbers.phi) << 32 | u64::from(numbers.delta);
+        bucket[2 * slot].store(code >> 32 << 32 | u64::from(work), Ordering::Relaxed);
+        bucket[2 * slot + 1].store(
+            u64::from(numbers.phi) << 32 | u64::from(numbers.delta),
+            Ordering::Relaxed,
+        );
     }
 
     /// Frees the entry of `code`, if any: its position is proven, and the proof table has it.
     fn forget(&mut self, code: u64) {
-        let bucket = self.bucket(code);
-        if let Some(slot) = Self::slot(bucket, code) {
-            bucket[2 * slot] = 0;
+        if let Some(bucket) = self.bucket(code)
+            && let Some(slot) = Self::slot(bucket, code)
+        {
+            bucket[2 * slot].store(0, Ordering::Relaxed);
         }
     }
 }
@@ -401,8 +419,11 @@ mod tests {
         let mut table = NumberTable::new(1);
         assert_eq!(table.bucket_mask, 0, "one bucket");
         assert_eq!(
-            table.words[table.first..].as_ptr().align_offset(64),
-            0,
+            table
+                .words
+                .as_ref()
+                .map(|w| w.get().as_ptr().align_offset(64)),
+            Some(0),
             "on a cache line"
         );
         // Hashes whose high halves differ, the part an entry keeps.

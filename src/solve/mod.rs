@@ -10,6 +10,7 @@ pub mod report;
 mod search;
 pub mod split;
 pub(crate) mod table;
+mod words;
 
 use crate::rules::bits::Bits;
 use crate::rules::board::Board;

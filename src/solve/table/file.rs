@@ -78,7 +78,7 @@ impl Level {
         let mut table = Level::new(megabytes.unwrap_or(bytes >> 20))?;
         if table.bytes() == bytes {
             input
-                .read_exact(&mut table.mapping[..])
+                .read_exact(table.words.bytes_mut())
                 .map_err(|e| fail(e.to_string()))?;
             if cfg!(target_endian = "big") {
                 for entry in table.entries() {

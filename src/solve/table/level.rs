@@ -7,7 +7,7 @@
 
 use super::{Proof, physical_memory_mb};
 use crate::rules::mix::splitmix64;
-use memmap2::MmapMut;
+use crate::solve::words::{WORD_BYTES, Words};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket.
@@ -19,18 +19,17 @@ pub(super) const KEY_MASK: u64 = !((1 << DATA_BITS) - 1);
 /// The fewest buckets: enough for the bucket index and the stored bits to hold a whole key.
 pub(super) const MIN_BUCKETS: usize = 1 << DATA_BITS;
 
-/// A fixed-size array of entries over an anonymous mapping, read and written by many threads.
+/// A fixed-size array of entries, read and written by many threads.
 pub(super) struct Level {
     /// Each entry, 8 bytes: the mixed key's top 49 bits, the proof's plies (8 bits), the
-    /// work's log2 (6 bits), the result (1 bit); 0 is empty. An anonymous mapping rather than
-    /// a `Vec`, so that it costs memory only where written and the system can be asked for
-    /// huge pages (see [`Level::new`]).
-    pub(super) mapping: MmapMut,
+    /// work's log2 (6 bits), the result (1 bit); 0 is empty. Untouched memory costs nothing,
+    /// and huge pages save most of a probe's TLB misses ([`Words`]).
+    pub(super) words: Words,
     pub(super) bucket_mask: usize,
 }
 
 /// Bytes per entry.
-pub(super) const ENTRY_BYTES: usize = 8;
+pub(super) const ENTRY_BYTES: usize = WORD_BYTES;
 
 impl Level {
     /// A level of at most `megabytes` MB (rounded down to a power of two of buckets, at least
@@ -49,38 +48,22 @@ impl Level {
                 available_mb.unwrap_or(0)
             ));
         }
-        // A fresh anonymous mapping is zeroed and untouched: only the pages the solve writes
-        // cost memory. Every probe lands on a random page, so with 4 KB pages most probes
-        // also miss the TLB; huge pages (2 MB on x86-64) cut the 6x6 solve's time by about a
-        // quarter with a 1 GB table. The advice is only a hint: where the system refuses it,
-        // the table works the same on small pages.
-        let entries = MmapMut::map_anon(buckets * WAYS * ENTRY_BYTES)
+        let words = Words::zeroed(buckets * WAYS)
             .map_err(|e| format!("cannot allocate {megabytes} MB for the proof table: {e}"))?;
-        #[cfg(target_os = "linux")]
-        let _ = entries.advise(memmap2::Advice::HugePage);
         Ok(Level {
-            mapping: entries,
+            words,
             bucket_mask: buckets - 1,
         })
     }
 
-    /// The entries, as atomic words over the mapping.
-    #[allow(unsafe_code)]
+    /// The entries.
     pub(super) fn entries(&self) -> &[AtomicU64] {
-        let words = self.mapping.len() / ENTRY_BYTES;
-        // SAFETY: the crate's first `unsafe`, measured to be worth it: threads must share
-        // the table, and a `Vec<AtomicU64>` would have to be written whole when made (8 GB
-        // for a long solve) and could not be given huge pages, which cut the solve's time by
-        // a quarter. The mapping is page-aligned (so aligned for `AtomicU64`), lives as long
-        // as `self`, holds `words` whole words, and is never touched but through this view
-        // (`AtomicU64` has the size and bit validity of `u64`, and every bit pattern is a
-        // valid entry).
-        unsafe { std::slice::from_raw_parts(self.mapping.as_ptr().cast::<AtomicU64>(), words) }
+        self.words.get()
     }
 
     /// The size in bytes.
     pub fn bytes(&self) -> usize {
-        self.mapping.len()
+        self.words.bytes()
     }
 
     /// Forgets every result.
