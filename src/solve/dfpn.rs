@@ -455,6 +455,19 @@ mod tests {
     }
 
     #[test]
+    fn a_table_the_system_refused_keeps_nothing_and_never_fails() {
+        let mut table = NumberTable {
+            words: None,
+            bucket_mask: 0,
+        };
+        let numbers = Numbers { phi: 3, delta: 4 };
+        table.put(7 << 32, numbers, 10);
+        assert_eq!(table.get(7 << 32), None);
+        table.forget(7 << 32);
+        assert_eq!(table.get(7 << 32), None);
+    }
+
+    #[test]
     fn numbers_survive_whole_in_a_large_table() {
         let mut table = NumberTable::new(1 << 20);
         assert_eq!(
