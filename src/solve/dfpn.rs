@@ -7,9 +7,9 @@
 //! always works below the child of least `delta` (the one closest to a proof), and stays there
 //! while its numbers are within thresholds that say when a sibling has become closer (with the
 //! 1 + epsilon margin of Pawlewicz and Lew, which keeps it from switching back and forth). A
-//! position not yet searched counts its opponent's moves to win (the more replies the side to
-//! move would face, the harder its win) and its own moves to lose: every one of them must be
-//! refuted.
+//! position not yet searched starts at the cube of its opponent's moves to win (the more
+//! replies the side to move would face, the harder its win) and the cube of its own moves to
+//! lose: every one of them must be refuted.
 //!
 //! Proven positions go to the shared [`ProofTable`](super::ProofTable), as the depth-first
 //! search's do; the numbers of unproven ones to a table of their own ([`NumberTable`]), whose
@@ -231,14 +231,15 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 
     /// What the tables know of `child`: no moves loses; else its numbers if the number table
     /// has them, else its proof if the proof table has one (perhaps through a symmetric
-    /// image), else the numbers of a position not yet searched: the opponent's moves (at least
-    /// 1) to prove it, its own moves to disprove it.
+    /// image), else the numbers of a position not yet searched ([`start_number`] of the
+    /// opponent's moves to prove it, of its own moves to disprove it).
     ///
     /// Starting every unsearched position at 1 to prove (the textbook start) took 1.6 to 2.1
-    /// times the positions: 12x4 with the gap horizontal at the corner and Black to move 69.1M
-    /// positions against 33.6M, 12x4 horizontal middle with White to move 110M against 57.2M,
-    /// 18x3 horizontal corner with Black to move 56.8M against 36.1M. Counting the replies
-    /// costs a second move count per child, so the time gains less than the positions.
+    /// times the positions of the move counts themselves: 12x4 with the gap horizontal at the
+    /// corner and Black to move 69.1M positions against 33.6M, 12x4 horizontal middle with
+    /// White to move 110M against 57.2M, 18x3 horizontal corner with Black to move 56.8M
+    /// against 36.1M. Counting the replies costs a second move count per child, so the time
+    /// gains less than the positions.
     ///
     /// The numbers are keyed by the position's own hash, not by the key its symmetric images
     /// share: with shared numbers, 16x3 with the gap vertical in the middle took over 70M
@@ -259,8 +260,8 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
                 let side = child.board.side_to_move();
                 let replies = child.board.count_moves_of(side.opponent());
                 Numbers {
-                    phi: u32::try_from(replies).unwrap_or(LARGEST_FINITE).max(1),
-                    delta: u32::try_from(child.moves).unwrap_or(LARGEST_FINITE),
+                    phi: start_number(replies),
+                    delta: start_number(child.moves),
                 }
             }
         }
@@ -403,6 +404,22 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
     pub fn poll(&mut self) -> bool {
         self.tally.poll(self.shared)
     }
+}
+
+/// The number a position not yet searched starts at for `moves` moves (its opponent's, to
+/// prove it; its own, to disprove it): their cube, at least 1.
+///
+/// The cube makes a difference in moves count for more than the moves themselves: against
+/// the move counts as they are, four narrow solves with Black to move (512 MB table) took
+/// 21.5M positions against 30.5M (12x4 with the gap horizontal at the corner), 20.1M against
+/// 37.9M (18x3 the same), 10.1M against 22.1M (11x4 horizontal in the middle) and 10.9M
+/// against 29.9M (15x4 vertical at the corner), and 13x4 at the corner 74.7M against 175M to
+/// 239M (1 GB table). Squares took 20.4M, 22.1M, 12.7M and 14.1M; square roots 1.5 times the
+/// positions of the counts; squaring only the opponent's moves 1.9 to 3.6 times.
+fn start_number(moves: u64) -> u32 {
+    u32::try_from(moves.saturating_pow(3))
+        .unwrap_or(LARGEST_FINITE)
+        .clamp(1, LARGEST_FINITE)
 }
 
 /// A threshold as a number, at most [`INFINITE`].
