@@ -71,11 +71,11 @@ const BUCKET_WORDS: usize = 2 * BUCKET;
 /// (saturating, zero when the entry is empty), then `phi` and `delta`. The numbers only steer,
 /// so a half-hash collision costs work, never a wrong result. The words are the system's
 /// zeroed pages ([`Words`]), each bucket on a cache line of its own: a new table costs memory
-/// only where written, and huge pages make a big table's probes cheaper. Entries of three words (the
-/// whole hash, the numbers, the work) searched the same positions with the same number of
-/// buckets in 1.5 times the memory (16x3 with the gap horizontal at the corner, Black to
-/// move: 9,097,736 positions either way, 164 MB peak against 131 MB, time ratios 0.91 to 1.08
-/// over three runs), so the same `--hash` now holds twice the buckets.
+/// only where written, and huge pages make a big table's probes cheaper. Entries of three
+/// words (the whole hash, the numbers, the work) searched the same positions with the same
+/// number of buckets in 1.5 times the memory (16x3 with the gap horizontal at the corner,
+/// Black to move: 9,097,736 positions either way, 164 MB peak against 131 MB, time ratios 0.91
+/// to 1.08 over three runs), so the same `--hash` now holds twice the buckets.
 ///
 /// Its size matters less than its speed: 13x4 at the corner with Black to move (1 GB proof
 /// table) took 239M positions in 392 s with a 64 MB table and 175M in 423 s with 4 GB.
