@@ -1,5 +1,5 @@
 //! How long the solver takes to prove positions of engine games, by board and stone count:
-//! the measurement behind the engine's proof thresholds (`search::exact::max_stones`).
+//! the measurement behind the engine's proof thresholds (`exact::max_stones`).
 //!
 //! Usage: cargo run --release --example proof_times -- [GAMES_PER_BOARD] [LIMIT_MS]
 //!

@@ -3,6 +3,7 @@
 //! to the one engine thread, which owns the position, the options and the search.
 
 use crate::bench;
+use crate::exact::{self, Attempt, Exact};
 use crate::protocol::game::{GameSetup, RULE_OPTIONS};
 use crate::protocol::io::{Output, Queued, Reader, read_commands};
 use crate::protocol::options::{EngineOption, OptionError, judge};
@@ -10,7 +11,6 @@ use crate::protocol::{Command, Go};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::square::Color;
-use crate::search::exact::{self, Attempt, Exact};
 use crate::search::time::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Flags, Report, Settings, Shared, skill};

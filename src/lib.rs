@@ -9,6 +9,7 @@ pub mod bench;
 pub mod bot;
 pub mod cgt;
 pub mod engine;
+pub(crate) mod exact;
 pub mod gui;
 pub mod protocol;
 pub mod rules;

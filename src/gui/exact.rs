@@ -2,8 +2,8 @@
 //! enough, each legal move proven to win or lose, with the length of its proof. The solver runs
 //! apart from the game's thread, one position at a time, within a time limit.
 
+use crate::exact::max_stones;
 use crate::rules::position::Position;
-use crate::search::exact::max_stones;
 use crate::solve::{ProofTable, Solver};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;

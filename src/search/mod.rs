@@ -5,7 +5,6 @@
 
 mod accumulator;
 pub mod eval;
-pub(crate) mod exact;
 pub mod fill;
 pub mod net;
 pub mod net_train;
