@@ -7,9 +7,8 @@
 //! always works below the child of least `delta` (the one closest to a proof), and stays there
 //! while its numbers are within thresholds that say when a sibling has become closer (with the
 //! 1 + epsilon margin of Pawlewicz and Lew, which keeps it from switching back and forth). A
-//! position not yet searched starts at the cube of its opponent's moves to win (the more
-//! replies the side to move would face, the harder its win) and the cube of its own moves to
-//! lose: every one of them must be refuted.
+//! position not yet searched starts at the cube of its opponent's moves to win and of its own
+//! moves to lose, weighed by the odds the evaluation's features give it ([`start_numbers`]).
 //!
 //! Proven positions go to the shared [`ProofTable`](super::ProofTable), as the depth-first
 //! search's do; the numbers of unproven ones to a table of their own ([`NumberTable`]), whose
@@ -27,8 +26,10 @@ use super::search::{Shared, Tally, longer};
 use super::table::Key;
 use super::words::{WORD_BYTES, Words};
 use crate::rules::bits::Bits;
-use crate::rules::board::Board;
+use crate::rules::board::{Board, Phase};
 use crate::rules::moves::Move;
+use crate::search::eval::{features, weigh};
+use crate::search::fill::fill;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Numbers this large stand for infinity: a proven position's `phi` or `delta`.
@@ -231,8 +232,7 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 
     /// What the tables know of `child`: no moves loses; else its numbers if the number table
     /// has them, else its proof if the proof table has one (perhaps through a symmetric
-    /// image), else the numbers of a position not yet searched ([`start_number`] of the
-    /// opponent's moves to prove it, of its own moves to disprove it).
+    /// image), else the numbers of a position not yet searched ([`start_numbers`]).
     ///
     /// Starting every unsearched position at 1 to prove (the textbook start) took 1.6 to 2.1
     /// times the positions of the move counts themselves: 12x4 with the gap horizontal at the
@@ -256,14 +256,7 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
         match self.shared.table.probe(child.key) {
             Some(Proof { wins: true, .. }) => Numbers::WIN,
             Some(Proof { wins: false, .. }) => Numbers::LOSS,
-            None => {
-                let side = child.board.side_to_move();
-                let replies = child.board.count_moves_of(side.opponent());
-                Numbers {
-                    phi: start_number(replies),
-                    delta: start_number(child.moves),
-                }
-            }
+            None => start_numbers(&child.board, child.moves),
         }
     }
 
@@ -406,20 +399,43 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
     }
 }
 
-/// The number a position not yet searched starts at for `moves` moves (its opponent's, to
-/// prove it; its own, to disprove it): their cube, at least 1.
+/// The numbers of a position not yet searched that has `moves` moves: the cube of its
+/// opponent's moves to prove it (the more replies the side to move would face, the harder its
+/// win) and of its own moves to disprove it (every one must be refuted), each weighed by the
+/// evaluation's hand-made features (moves, stones that can jump, safe jumps, stones under
+/// attack: [`features`] weighed by the search's fitted [`weigh`]).
 ///
-/// The cube makes a difference in moves count for more than the moves themselves: against
-/// the move counts as they are, four narrow solves with Black to move (512 MB table) took
-/// 21.5M positions against 30.5M (12x4 with the gap horizontal at the corner), 20.1M against
-/// 37.9M (18x3 the same), 10.1M against 22.1M (11x4 horizontal in the middle) and 10.9M
-/// against 29.9M (15x4 vertical at the corner), and 13x4 at the corner 74.7M against 175M to
-/// 239M (1 GB table). Squares took 20.4M, 22.1M, 12.7M and 14.1M; square roots 1.5 times the
-/// positions of the counts; squaring only the opponent's moves 1.9 to 3.6 times.
-fn start_number(moves: u64) -> u32 {
-    u32::try_from(moves.saturating_pow(3))
-        .unwrap_or(LARGEST_FINITE)
-        .clamp(1, LARGEST_FINITE)
+/// The features' score `e` is 100 times the log-odds that the side to move wins, and the
+/// position starts `2^(e/100)` times harder to disprove and as many times easier to prove.
+/// Against the cubes alone, four narrow solves with Black to move (512 MB table) took 9.4M
+/// positions against 21.5M (12x4 with the gap horizontal at the corner), 14.4M against 20.1M
+/// (18x3 the same), 5.4M against 10.1M (11x4 horizontal in the middle) and 5.7M against 10.9M
+/// (15x4 vertical at the corner). Halving or doubling the 100 took 1.1 to 1.3 times the
+/// positions; adding the line patterns (the rest of the evaluation) 1.2 times, slower; the
+/// features without the cubes 3 to 5 times.
+///
+/// The cubes themselves, against the move counts as they are, took 21.5M positions against
+/// 30.5M, 20.1M against 37.9M, 10.1M against 22.1M and 10.9M against 29.9M on the same four,
+/// and 13x4 at the corner 74.7M against 175M to 239M (1 GB table); squares took 20.4M, 22.1M,
+/// 12.7M and 14.1M.
+fn start_numbers<B: Bits>(board: &Board<B>, moves: u64) -> Numbers {
+    let replies = board.count_moves_of(board.side_to_move().opponent());
+    let score = match board.phase() {
+        Phase::Jumps => weigh(&features(board), fill(board)),
+        Phase::BlackRemoval | Phase::WhiteRemoval => 0,
+    };
+    let odds = (f64::from(score) / 100.0).exp2();
+    Numbers {
+        phi: start_number(replies, odds.recip()),
+        delta: start_number(moves, odds),
+    }
+}
+
+/// The cube of `moves` times `factor`, rounded, within 1 to [`LARGEST_FINITE`].
+fn start_number(moves: u64, factor: f64) -> u32 {
+    let number = (moves as f64).powi(3) * factor;
+    // Casting a float to an integer saturates, and NaN (never made here) would give 0.
+    (number.round() as u64).clamp(1, u64::from(LARGEST_FINITE)) as u32
 }
 
 /// A threshold as a number, at most [`INFINITE`].
@@ -468,6 +484,20 @@ mod tests {
             table.get(code(2)),
             Some(numbers(2)),
             "a freed entry is taken first"
+        );
+    }
+
+    #[test]
+    fn start_numbers_are_weighed_cubes_kept_finite_and_positive() {
+        assert_eq!(start_number(3, 1.0), 27);
+        assert_eq!(start_number(4, 0.5), 32);
+        assert_eq!(start_number(2, 2.5), 20);
+        assert_eq!(start_number(0, 4.0), 1, "no moves still needs a proof");
+        assert_eq!(start_number(3, 1e-9), 1, "never a proof's zero");
+        assert_eq!(
+            start_number(2000, 1e9),
+            LARGEST_FINITE,
+            "never a proof's infinity"
         );
     }
 
