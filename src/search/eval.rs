@@ -53,9 +53,23 @@ pub const PATTERN_SCALE: i32 = 16;
 ///   win).
 pub fn features<B: Bits>(board: &Board<B>) -> [i32; FEATURES] {
     let us = board.side_to_move();
+    let (ours, theirs) = (
+        board.count_moves_of(us),
+        board.count_moves_of(us.opponent()),
+    );
+    features_with_moves(board, ours, theirs)
+}
+
+/// [`features`] of a position whose side to move has `our_moves` moves and would face
+/// `their_moves` (counted by the caller, who needed them anyway).
+pub fn features_with_moves<B: Bits>(
+    board: &Board<B>,
+    our_moves: u64,
+    their_moves: u64,
+) -> [i32; FEATURES] {
+    let us = board.side_to_move();
     let them = us.opponent();
-    let our_moves = board.count_moves_of(us) as i32;
-    let their_moves = board.count_moves_of(them) as i32;
+    let (our_moves, their_moves) = (our_moves as i32, their_moves as i32);
     let ours = board.jumpers(us);
     let theirs = board.jumpers(them);
     let union = |sets: &[B; 4]| sets.iter().fold(B::default(), |all, &set| all | set);

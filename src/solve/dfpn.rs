@@ -28,7 +28,7 @@ use super::words::{WORD_BYTES, Words};
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::moves::Move;
-use crate::search::eval::{features, weigh};
+use crate::search::eval::{features_with_moves, weigh};
 use crate::search::fill::fill;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -39,7 +39,8 @@ const LARGEST_FINITE: u32 = INFINITE - 1;
 /// The epsilon of the 1 + epsilon thresholds, in hundredths: a child is left when its
 /// disproof number grows past the second-best child's by a quarter. Over seven narrow solves
 /// (14x3 to 17x3 and 10x4 to 12x4, all four setups; with the earlier start of 1 to prove), 10%,
-/// 50% and 100% took 1.11, 1.10 and 1.16 times the positions of 25%.
+/// 50% and 100% took 1.11, 1.10 and 1.16 times the positions of 25%; with the start weighed
+/// by the features ([`start_numbers`]), 10% and 50% took 1.18 and 1.12 times on its four.
 const EPSILON_PERCENT: u64 = 25;
 
 /// A proof and a disproof number.
@@ -403,7 +404,7 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 /// opponent's moves to prove it (the more replies the side to move would face, the harder its
 /// win) and of its own moves to disprove it (every one must be refuted), each weighed by the
 /// evaluation's hand-made features (moves, stones that can jump, safe jumps, stones under
-/// attack: [`features`] weighed by the search's fitted [`weigh`]).
+/// attack: [`features_with_moves`] weighed by the search's fitted [`weigh`]).
 ///
 /// The features' score `e` is 100 times the log-odds that the side to move wins, and the
 /// position starts `2^(e/100)` times harder to disprove and as many times easier to prove.
@@ -421,7 +422,7 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 fn start_numbers<B: Bits>(board: &Board<B>, moves: u64) -> Numbers {
     let replies = board.count_moves_of(board.side_to_move().opponent());
     let score = match board.phase() {
-        Phase::Jumps => weigh(&features(board), fill(board)),
+        Phase::Jumps => weigh(&features_with_moves(board, moves, replies), fill(board)),
         Phase::BlackRemoval | Phase::WhiteRemoval => 0,
     };
     let odds = (f64::from(score) / 100.0).exp2();
