@@ -411,9 +411,10 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 /// Against the cubes alone, four narrow solves with Black to move (512 MB table) took 9.4M
 /// positions against 21.5M (12x4 with the gap horizontal at the corner), 14.4M against 20.1M
 /// (18x3 the same), 5.4M against 10.1M (11x4 horizontal in the middle) and 5.7M against 10.9M
-/// (15x4 vertical at the corner). Halving or doubling the 100 took 1.1 to 1.3 times the
-/// positions; adding the line patterns (the rest of the evaluation) 1.2 times, slower; the
-/// features without the cubes 3 to 5 times.
+/// (15x4 vertical at the corner), each position taking about 1.5 times as long. Scales of
+/// 50, 70, 200 and 400 in place of the 100 took 1.1 to 1.5 times the positions; adding the
+/// line patterns (the rest of the evaluation) 1.2 times, slower; the features without the
+/// cubes 3 to 5 times.
 ///
 /// The cubes themselves, against the move counts as they are, took 21.5M positions against
 /// 30.5M, 20.1M against 37.9M, 10.1M against 22.1M and 10.9M against 29.9M on the same four,
