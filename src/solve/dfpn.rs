@@ -59,6 +59,9 @@ impl Numbers {
         phi: INFINITE,
         delta: 0,
     };
+    /// Not yet read from the tables: never a position's numbers (only a proof has a zero,
+    /// and never two).
+    const UNKNOWN: Numbers = Numbers { phi: 0, delta: 0 };
 }
 
 /// Entries in a bucket: four of two words, one cache line.
@@ -223,17 +226,22 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
                 board: child,
                 images: child_images,
                 mv,
-                numbers: Numbers::LOSS,
+                numbers: Numbers::UNKNOWN,
             });
         });
-        for child in list.iter_mut() {
-            child.numbers = self.numbers_of(child);
-        }
+        self.read_numbers(list);
     }
 
-    /// What the tables know of `child`: no moves loses; else its numbers if the number table
-    /// has them, else its proof if the proof table has one (perhaps through a symmetric
-    /// image), else the numbers of a position not yet searched ([`start_numbers`]).
+    /// Sets what the tables know of each child: no moves loses; else its numbers if the
+    /// number table has them, else its proof if the proof table has one (perhaps through a
+    /// symmetric image), else the numbers of a position not yet searched ([`start_numbers`]).
+    ///
+    /// Each table is read in a pass of its own over all the children, so that the reads of a
+    /// pass (which miss the caches more often than not) are in flight together, not each one
+    /// waiting behind the previous child's work: 0.72 of the time of one child at a time on
+    /// 12x4 with the gap horizontal at the corner and Black to move, 0.75 over the four solves
+    /// of [`start_numbers`] (the same positions; medians of three). Reading the number table
+    /// as each child is made took 1.5 times as long as the passes.
     ///
     /// Starting every unsearched position at 1 to prove (the textbook start) took 1.6 to 2.1
     /// times the positions of the move counts themselves: 12x4 with the gap horizontal at the
@@ -247,17 +255,26 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
     /// positions unproven, where its own numbers prove it in 185k. Stored numbers are never a
     /// proof's (zero or infinite) and a proof needs a proven or ended child, so a rare hash
     /// collision costs work, never a wrong result.
-    fn numbers_of(&mut self, child: &Child<B>) -> Numbers {
-        if child.moves == 0 {
-            return Numbers::LOSS;
+    fn read_numbers(&mut self, children: &mut [Child<B>]) {
+        for child in children.iter_mut() {
+            child.numbers = match child.moves {
+                0 => Numbers::LOSS,
+                _ => self
+                    .numbers
+                    .get(child.board.hash())
+                    .unwrap_or(Numbers::UNKNOWN),
+            };
         }
-        if let Some(numbers) = self.numbers.get(child.board.hash()) {
-            return numbers;
+        let unknown = |child: &&mut Child<B>| child.numbers == Numbers::UNKNOWN;
+        for child in children.iter_mut().filter(unknown) {
+            match self.shared.table.probe(child.key) {
+                Some(Proof { wins: true, .. }) => child.numbers = Numbers::WIN,
+                Some(Proof { wins: false, .. }) => child.numbers = Numbers::LOSS,
+                None => {}
+            }
         }
-        match self.shared.table.probe(child.key) {
-            Some(Proof { wins: true, .. }) => Numbers::WIN,
-            Some(Proof { wins: false, .. }) => Numbers::LOSS,
-            None => start_numbers(&child.board, child.moves),
+        for child in children.iter_mut().filter(unknown) {
+            child.numbers = start_numbers(&child.board, child.moves);
         }
     }
 
