@@ -57,6 +57,27 @@ impl Words {
     }
 }
 
+/// Asks the processor to start bringing `word`'s cache line in, so that a read made a little
+/// later does not wait for memory. Only a hint: it changes no result.
+#[allow(unsafe_code)]
+pub(super) fn prefetch(word: &AtomicU64) {
+    let word: *const AtomicU64 = word;
+    // SAFETY: the crate's second `unsafe`, measured to be worth it: the searches make a
+    // position's children, then read every child's entries in the tables; prefetching each
+    // child's buckets as the child is made lets the waits for memory overlap (the depth-first
+    // search on 6x6, all openings, one thread: 2.23 s against 2.59 s; the proof-number search
+    // on 12x4, its number table's buckets: 0.94 of the time, medians of six). `_mm_prefetch` is
+    // `unsafe` only because it needs SSE, which every x86-64 processor has; a prefetch reads
+    // nothing the program sees and cannot fault, and `word` is a reference anyway.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(word.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
