@@ -75,14 +75,14 @@ const BUCKET_WORDS: usize = 2 * BUCKET;
 ///
 /// An entry is two words: the high half of the position's hash with one more than the work its
 /// numbers cost (saturating; one for start numbers, zero when the entry is empty), then `phi`
-/// and `delta`. The numbers only steer,
-/// so a half-hash collision costs work, never a wrong result. The words are the system's
-/// zeroed pages ([`Words`]), each bucket on a cache line of its own: a new table costs memory
-/// only where written, and huge pages make a big table's probes cheaper. Entries of three
-/// words (the whole hash, the numbers, the work) searched the same positions with the same
-/// number of buckets in 1.5 times the memory (16x3 with the gap horizontal at the corner,
-/// Black to move: 9,097,736 positions either way, 164 MB peak against 131 MB, time ratios 0.91
-/// to 1.08 over three runs), so the same `--hash` now holds twice the buckets.
+/// and `delta`. The numbers only steer, so a half-hash collision costs work, never a wrong
+/// result. The words are the system's zeroed pages ([`Words`]), each bucket on a cache line of
+/// its own: a new table costs memory only where written, and huge pages make a big table's
+/// probes cheaper. Entries of three words (the whole hash, the numbers, the work) searched the
+/// same positions with the same number of buckets in 1.5 times the memory (16x3 with the gap
+/// horizontal at the corner, Black to move: 9,097,736 positions either way, 164 MB peak against
+/// 131 MB, time ratios 0.91 to 1.08 over three runs), so the same `--hash` now holds twice the
+/// buckets.
 ///
 /// Its size matters less than its speed: 13x4 at the corner with Black to move (1 GB proof
 /// table) took 239M positions in 392 s with a 64 MB table and 175M in 423 s with 4 GB.
@@ -187,8 +187,8 @@ pub(super) struct Child<B: 'static> {
     moves: u64,
     /// What the search knows of the child: read from the tables when its parent is expanded,
     /// then kept from the child's own searches (nothing else changes them meanwhile: only a
-    /// search of the child itself stores its numbers or its proof, and a sibling, with as many
-    /// stones, is never below it).
+    /// search of the child itself stores its numbers or its proof, or an expansion of its
+    /// parent its start numbers, and a sibling, with as many stones, is never below it).
     numbers: Numbers,
 }
 
