@@ -461,6 +461,13 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
 /// 30.5M, 20.1M against 37.9M, 10.1M against 22.1M and 10.9M against 29.9M on the same four,
 /// and 13x4 at the corner 74.7M against 175M to 239M (1 GB table); squares took 20.4M, 22.1M,
 /// 12.7M and 14.1M.
+///
+/// Small changes move a single solve's count a long way, so judge a start over many solves:
+/// one hundredth on one weight (tempo on an empty board, -15 for -16) took the four 8.6M,
+/// 15.1M, 5.2M and 7.7M positions against 9.7M, 14.3M, 5.4M and 5.6M. Weights fitted to
+/// solver-labelled positions of 3- and 4-row boards (61k, log-loss 0.450 against 0.502) took
+/// 7.9M, 12.9M, 5.6M and 10.0M; weights tuned to the counts of seven smaller narrow solves
+/// 11.9M, 14.7M, 5.6M and 8.7M: neither kept.
 fn start_numbers<B: Bits>(board: &Board<B>, moves: u64) -> Numbers {
     let replies = board.count_moves_of(board.side_to_move().opponent());
     let score = match board.phase() {
