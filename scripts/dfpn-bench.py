@@ -18,6 +18,7 @@ Usage: scripts/dfpn-bench.py [--engine PATH] [--hash 256] > RUN.jsonl
 import argparse
 import json
 import math
+import os
 import pathlib
 import statistics
 import sys
@@ -53,6 +54,8 @@ def recorded_winners():
 
 
 def run(args):
+    if not os.access(args.engine, os.X_OK):
+        sys.exit(f"{args.engine}: no engine there (build it: cargo build --release --bins)")
     winners = recorded_winners()
     settings = argparse.Namespace(threads=1, time=args.time, hash=args.hash,
                                   method="proof-number")
