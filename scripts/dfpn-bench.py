@@ -43,14 +43,9 @@ def name(case):
 
 
 def recorded_winners():
-    """The winner of each solved case, from the narrow results."""
-    winners = {}
-    for line in narrow.RESULTS.read_text().splitlines():
-        record = json.loads(line)
-        if record["winner"]:
-            key = (record["height"], record["width"], record["setup"], record["side"])
-            winners[key] = record["winner"]
-    return winners
+    """The winner of each case the narrow results prove (None where none does)."""
+    records = (json.loads(line) for line in narrow.RESULTS.read_text().splitlines())
+    return {key: record["winner"] for key, record in narrow.records_by_key(records).items()}
 
 
 def run(args):
@@ -66,8 +61,11 @@ def run(args):
                                                     settings)
         if winner is None:
             sys.exit(f"{name(case)}: not proven in {args.time} s")
-        if winner != winners[case]:
-            sys.exit(f"{name(case)}: {winner} wins, where the results say {winners[case]}")
+        recorded = winners.get(case)
+        if recorded is None:
+            sys.exit(f"{name(case)}: the narrow results prove no winner to check against")
+        if winner != recorded:
+            sys.exit(f"{name(case)}: {winner} wins, where the results say {recorded}")
         print(json.dumps({"case": name(case), "nodes": nodes, "seconds": seconds}), flush=True)
 
 
@@ -115,4 +113,3 @@ def main():
 
 if __name__ == "__main__":
     main()
-
