@@ -21,7 +21,9 @@ runs out of time.
 With --tables DIR each solve keeps its table of proven results in DIR (saved every ten minutes
 and when the solve ends), so a solve stopped by the end of a sitting, or by a kill, goes on
 from that table in the next run: an unfinished solve whose table is there is tried again, and
-its record then counts the nodes and seconds of its last run only ("resumed": true).
+its record then counts the nodes and seconds of its last run only ("resumed": true). The tables
+add up a solve's recorded runs; where the runs before a resumed one were not recorded, the cell
+says its figures are the last run's only.
 
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--setups hm vm hc vc] [--sides b w]
                          [--time 600] [--threads 1] [--hash MB] [--method M] [--tables DIR]
@@ -102,6 +104,7 @@ def table(records):
     outcome class and the two solves' nodes and seconds, or how far an unfinished one got."""
     lines = []
     latest = records_by_key(records)
+    runs = runs_behind(records)
     for height in sorted({r["height"] for r in records}):
         lines += [f"**{height} rows** (`WIDTHx{height}`)", "",
                   "| width | " + " | ".join(SETUPS) + " |",
@@ -113,12 +116,14 @@ def table(records):
                 if all(r is None for r in pair):
                     cells.append("")
                 elif any(r is None or r["winner"] is None for r in pair):
-                    cells.append(half_solved(pair))
+                    cells.append(half_solved(pair, runs))
                 else:
-                    nodes = sum(r["nodes"] for r in pair)
-                    seconds = sum(r["seconds"] for r in pair)
+                    chains = [runs[id(r)] for r in pair]
+                    nodes = sum(run["nodes"] for chain in chains for run in chain)
+                    seconds = sum(run["seconds"] for chain in chains for run in chain)
                     most = max(threads(r) for r in pair)
                     more = f", {most} threads" if most > 1 else ""
+                    more += resumption(chains)
                     by_numbers = sum(r.get("method") == "proof-number" for r in pair)
                     more += ["", ", one side by proof numbers", ", proof numbers"][by_numbers]
                     cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
@@ -128,19 +133,48 @@ def table(records):
     return "\n".join(lines)
 
 
-def half_solved(pair):
+def half_solved(pair, runs):
     """The cell of an unsolved setup: for each side to move, who wins and in how many nodes, or
-    how long the solve ran without proving it (the one side known often tells the setup's
-    pattern)."""
+    how long the solve ran without proving it, over all its recorded runs (the one side known
+    often tells the setup's pattern)."""
     parts = []
     for side, record in zip(("Black", "White"), pair):
         if record is None:
             parts.append(f"{side} to move: not tried")
         elif record["winner"] is None:
-            parts.append(f"{side} to move: open (> {record['limit']:.0f} s)")
+            chain = runs[id(record)]
+            seconds = sum(run["seconds"] for run in chain)
+            over = f" over {len(chain)} runs" if len(chain) > 1 else ""
+            parts.append(f"{side} to move: open (> {seconds:.0f} s{over})")
         else:
             parts.append(f"{side} to move: {record['winner']} wins ({record['nodes']:,} nodes)")
     return "; ".join(parts)
+
+
+def runs_behind(records):
+    """For each record (by `id`), the runs its solve took: the record itself, after the recorded
+    unfinished runs whose table it resumed (a "resumed" record carries on the unfinished run
+    just before it among its solve's records, when that run kept a table: `--tables`)."""
+    chains, last = {}, {}
+    for r in records:
+        key = (r["height"], r["width"], r["setup"], r["side"])
+        before = last.get(key)
+        if (r.get("resumed") and before is not None and before["winner"] is None
+                and "--tables" in before.get("command", "")):
+            chains[id(r)] = chains[id(before)] + [r]
+        else:
+            chains[id(r)] = [r]
+        last[key] = r
+    return chains
+
+
+def resumption(chains):
+    """What a solved cell says of resumed runs: how many runs its figures add up, or that they
+    leave out runs before a resumed one that were not recorded."""
+    if any(chain[0].get("resumed") for chain in chains):
+        return ", resumed: earlier runs not counted"
+    most = max(len(chain) for chain in chains)
+    return f", over {most} runs" if most > 1 else ""
 
 
 def threads(record):
