@@ -21,7 +21,9 @@ runs out of time.
 With --tables DIR each solve keeps its table of proven results in DIR (saved every ten minutes
 and when the solve ends), so a solve stopped by the end of a sitting, or by a kill, goes on
 from that table in the next run: an unfinished solve whose table is there is tried again, and
-its record then counts the nodes and seconds of its last run only ("resumed": true). The tables
+its record then counts the nodes and seconds of its last run only ("resumed": true). A solve
+interrupted by SIGINT to the engine (which saves its table) is recorded as unfinished, with
+"stopped": true, and the run ends there. The tables
 add up a solve's recorded runs; where the runs before a resumed one were not recorded, the cell
 says its figures are the last run's only.
 
@@ -73,7 +75,8 @@ def fen(setup, width, height, side):
 
 
 def solve(engine, position, width, height, args, table_file=None):
-    """Runs one solve; returns (winner or None on timeout, nodes, seconds, method, threads)."""
+    """Runs one solve; returns (winner or None on timeout, nodes, seconds, method, threads,
+    whether it was stopped: the engine interrupted, its table saved, exit code 130)."""
     command = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
                "--fen", position, "--threads", str(args.threads), "--time", str(args.time)]
     if args.hash:
@@ -85,12 +88,13 @@ def solve(engine, position, width, height, args, table_file=None):
     done = subprocess.run(command, capture_output=True, text=True)
     winner = re.search(r"^winner: (\w+)", done.stdout, re.M)
     stats = re.search(r"nodes (\d+), time ([\d.]+) s", done.stderr)
-    if done.returncode not in (0, 1) or not stats:
+    if done.returncode not in (0, 1, 130) or not stats:
         sys.exit(f"solve failed ({done.returncode}): {' '.join(command)}\n{done.stderr}")
     winner = winner.group(1) if done.returncode == 0 and winner else None
     searching = re.search(r"^(depth-first|proof-number) search, (\d+) thread", done.stderr, re.M)
     method, threads = searching.groups() if searching else ("depth-first", args.threads)
-    return winner, int(stats.group(1)), float(stats.group(2)), method, int(threads)
+    return (winner, int(stats.group(1)), float(stats.group(2)), method, int(threads),
+            done.returncode == 130)
 
 
 def outcome(black_to_move, white_to_move):
@@ -290,7 +294,7 @@ def main():
                         position = fen(setup, width, height, side)
                         if table_file:
                             args.tables.mkdir(parents=True, exist_ok=True)
-                        winner, nodes, seconds, method, used = solve(
+                        winner, nodes, seconds, method, used, stopped = solve(
                             args.engine, position, width, height, args, table_file)
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
@@ -299,10 +303,14 @@ def main():
                                   "build": engine_build}
                         if resumed:
                             record["resumed"] = True
+                        if stopped:
+                            record["stopped"] = True
                         with RESULTS.open("a") as out:
                             out.write(json.dumps(record) + "\n")
                         print(f"{width}x{height} {setup} {side} to move: "
                               f"{winner or 'not proven'} ({nodes} nodes, {seconds:.1f} s)", flush=True)
+                        if stopped:
+                            sys.exit("the solve was interrupted (its table saved): run stopped")
                     if record["winner"] is None:
                         break
 

@@ -657,6 +657,52 @@ fn nodes_in(err: &str) -> u64 {
         .unwrap()
 }
 
+/// The count in `err`'s "numbers of N unproven positions" on its line starting `line`.
+fn numbers_in(err: &str, line: &str) -> u64 {
+    let line = err.lines().find(|l| l.starts_with(line)).unwrap();
+    let (_, rest) = line.split_once("numbers of ").unwrap();
+    rest.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_resumed_proof_number_solve_gets_back_what_it_had_learnt() {
+    let dir = common::scratch::Scratch::new("numbers-file");
+    let file = dir.join("twelve.table");
+    let file = file.to_str().unwrap();
+    // 12x4 with the gap at the corner and Black to move: millions of positions, cut short.
+    let args = [
+        "--size",
+        "12x4",
+        "--opening",
+        "any",
+        "--fen",
+        "bwbwbwbwbwbw/wbwbwbwbwbwb/bwbwbwbwbwbw/2wbwbwbwbwb b",
+        "--threads",
+        "1",
+        "--time",
+        "0.5",
+        "--hash",
+        "16",
+        "--table",
+        file,
+    ];
+    let (code, out, err) = solve(&args);
+    assert_eq!(code, Some(1), "stopped by --time: {out}{err}");
+    let saved = numbers_in(&err, "table saved to");
+    assert!(saved > 1000, "{err}");
+    let (_, _, err) = solve(&args);
+    assert_eq!(numbers_in(&err, "table loaded from"), saved, "{err}");
+    // Beside a table of another size they cannot be placed, and the solve goes on without.
+    let mut larger = args;
+    larger[11] = "64";
+    let (_, _, err) = solve(&larger);
+    assert!(
+        err.contains(&format!("table loaded from {file}: 64 MB, ")),
+        "{err}"
+    );
+    assert_eq!(numbers_in(&err, "table loaded from"), 0, "{err}");
+}
+
 #[test]
 fn a_table_file_keeps_what_a_solve_proved_for_the_next_one() {
     let dir = common::scratch::Scratch::new("table-file");

@@ -259,9 +259,10 @@ class ProofTable:
     def load(
         path: str | PathLike[str], position: Position, hash_mb: int | None = None
     ) -> ProofTable:
-        """Reads a saved table for positions of ``position``'s rules."""
+        """Reads a saved table for positions of ``position``'s rules (its proof-number search
+        numbers too, at the saved size only)."""
     def save(self, path: str | PathLike[str]) -> None:
-        """Writes the table, whole or not at all."""
+        """Writes the table, whole or not at all, with the proof-number search's numbers."""
     @property
     def stored(self) -> int: ...
     @property

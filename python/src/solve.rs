@@ -58,7 +58,9 @@ impl PySolution {
 
 /// A table of proven results kept across solves (`solve(..., table=)`), as the command
 /// line's `--table` keeps one across runs: it holds positions of one rule set, the first it
-/// is used with; `save` writes it to a file and `ProofTable.load` reads it back.
+/// is used with; `save` writes it to a file and `ProofTable.load` reads it back, with the
+/// proof-number search's numbers of unproven positions, so that a resumed solve goes on where
+/// it stopped.
 #[pyclass(name = "ProofTable", module = "konane", frozen)]
 pub struct PyProofTable {
     table: Arc<ProofTable>,
@@ -96,7 +98,8 @@ impl PyProofTable {
     }
 
     /// Reads a table `save` wrote for positions like `position` (its rules), at its saved
-    /// size or resized to `hash_mb`.
+    /// size or resized to `hash_mb` (its proof-number search numbers come back at the saved
+    /// size only).
     #[staticmethod]
     #[pyo3(signature = (path, position, hash_mb = None))]
     fn load(

@@ -11,9 +11,10 @@
 //! moves to lose, weighed by the odds the evaluation's features give it ([`start_numbers`]).
 //!
 //! Proven positions go to the shared [`ProofTable`](super::ProofTable), as the depth-first
-//! search's do; the numbers of unproven ones to a table of their own ([`NumberTable`]), whose
-//! buckets keep the positions that cost the most work. Konane positions never repeat (every
-//! move takes a stone), so the search graph has no cycles and df-pn needs no repair for them.
+//! search's do; the numbers of unproven ones to a table kept beside it ([`NumberTable`], saved
+//! with it, so that a resumed solve goes on with what it had learnt), whose buckets keep the
+//! positions that cost the most work. Konane positions never repeat (every move takes a stone),
+//! so the search graph has no cycles and df-pn needs no repair for them.
 //!
 //! On boards of four rows or fewer the tree's cost is concentrated in a few lines, which a
 //! depth-first search with a fixed order finds late: 21x3 with the gap vertical in the middle
@@ -22,159 +23,21 @@
 
 use super::Proof;
 use super::keys::{Images, Keys};
+use super::numbers::{INFINITE, LARGEST_FINITE, NumberTable, Numbers};
 use super::search::{Shared, Tally, longer};
 use super::table::Key;
-use super::words::{WORD_BYTES, Words, prefetch};
 use crate::rules::bits::Bits;
 use crate::rules::board::{Board, Phase};
 use crate::rules::moves::Move;
 use crate::search::eval::{features_with_moves, weigh};
 use crate::search::fill::fill;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Numbers this large stand for infinity: a proven position's `phi` or `delta`.
-const INFINITE: u32 = 1 << 30;
-/// Sums of numbers stop here, short of [`INFINITE`], so that only a proof is infinite.
-const LARGEST_FINITE: u32 = INFINITE - 1;
 /// The epsilon of the 1 + epsilon thresholds, in hundredths: a child is left when its
 /// disproof number grows past the second-best child's by a quarter. Over seven narrow solves
 /// (14x3 to 17x3 and 10x4 to 12x4, all four setups; with the earlier start of 1 to prove), 10%,
 /// 50% and 100% took 1.11, 1.10 and 1.16 times the positions of 25%; with the start weighed
 /// by the features ([`start_numbers`]), 10% and 50% took 1.18 and 1.12 times on its four.
 const EPSILON_PERCENT: u64 = 25;
-
-/// A proof and a disproof number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Numbers {
-    phi: u32,
-    delta: u32,
-}
-
-impl Numbers {
-    const WIN: Numbers = Numbers {
-        phi: 0,
-        delta: INFINITE,
-    };
-    const LOSS: Numbers = Numbers {
-        phi: INFINITE,
-        delta: 0,
-    };
-    /// Not yet read from the tables: never a position's numbers (only a proof has a zero,
-    /// and never two).
-    const UNKNOWN: Numbers = Numbers { phi: 0, delta: 0 };
-}
-
-/// Entries in a bucket: four of two words, one cache line.
-const BUCKET: usize = 4;
-/// Words in a bucket.
-const BUCKET_WORDS: usize = 2 * BUCKET;
-
-/// The numbers of unproven positions, by the position's hash, in buckets of four; a full
-/// bucket gives up the entry that cost the least work. The start numbers of positions not yet
-/// searched are kept too, as the least work of all.
-///
-/// An entry is two words: the high half of the position's hash with one more than the work its
-/// numbers cost (saturating; one for start numbers, zero when the entry is empty), then `phi`
-/// and `delta`. The numbers only steer, so a half-hash collision costs work, never a wrong
-/// result. The words are the system's zeroed pages ([`Words`]), each bucket on a cache line of
-/// its own: a new table costs memory only where written, and huge pages make a big table's
-/// probes cheaper. Entries of three words (the whole hash, the numbers, the work) searched the
-/// same positions with the same number of buckets in 1.5 times the memory (16x3 with the gap
-/// horizontal at the corner, Black to move: 9,097,736 positions either way, 164 MB peak against
-/// 131 MB, time ratios 0.91 to 1.08 over three runs), so the same `--hash` now holds twice the
-/// buckets.
-///
-/// Its size matters less than its speed: 13x4 at the corner with Black to move (1 GB proof
-/// table) took 239M positions in 392 s with a 64 MB table and 175M in 423 s with 4 GB.
-pub(super) struct NumberTable {
-    /// The buckets; `None` only if the system refused even the smallest table, which then
-    /// keeps nothing (the search stays right, only slower).
-    words: Option<Words>,
-    bucket_mask: usize,
-}
-
-impl NumberTable {
-    /// A table of about `bytes` bytes (a power of two of buckets, at least one), or half
-    /// as many, and so on, where the system refuses that much memory.
-    pub fn new(bytes: usize) -> NumberTable {
-        let mut buckets = 1usize << (bytes / (WORD_BYTES * BUCKET_WORDS)).max(1).ilog2();
-        loop {
-            if let Ok(words) = Words::zeroed(buckets * BUCKET_WORDS) {
-                return NumberTable {
-                    words: Some(words),
-                    bucket_mask: buckets - 1,
-                };
-            }
-            if buckets == 1 {
-                return NumberTable {
-                    words: None,
-                    bucket_mask: 0,
-                };
-            }
-            buckets /= 2;
-        }
-    }
-
-    /// The words of the bucket for `code`.
-    fn bucket(&self, code: u64) -> Option<&[AtomicU64]> {
-        let index = (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & self.bucket_mask;
-        Some(&self.words.as_ref()?.get()[index * BUCKET_WORDS..][..BUCKET_WORDS])
-    }
-
-    /// Asks the processor to start bringing the bucket for `code` into the cache
-    /// ([`prefetch`]).
-    fn prefetch(&self, code: u64) {
-        if let Some(bucket) = self.bucket(code) {
-            prefetch(&bucket[0]);
-        }
-    }
-
-    /// The slot holding `code` in `bucket`, if any.
-    fn slot(bucket: &[AtomicU64], code: u64) -> Option<usize> {
-        let check = code >> 32;
-        (0..BUCKET).find(|&slot| {
-            let head = bucket[2 * slot].load(Ordering::Relaxed);
-            head >> 32 == check && head as u32 != 0
-        })
-    }
-
-    fn get(&mut self, code: u64) -> Option<Numbers> {
-        let bucket = self.bucket(code)?;
-        let numbers = bucket[2 * Self::slot(bucket, code)? + 1].load(Ordering::Relaxed);
-        Some(Numbers {
-            phi: (numbers >> 32) as u32,
-            delta: numbers as u32,
-        })
-    }
-
-    /// Keeps `numbers` for `code`, which cost `work` positions searched (none for start
-    /// numbers).
-    fn put(&mut self, code: u64, numbers: Numbers, work: u64) {
-        let Some(bucket) = self.bucket(code) else {
-            return;
-        };
-        let slot = Self::slot(bucket, code)
-            .or_else(|| {
-                (0..BUCKET).min_by_key(|&slot| bucket[2 * slot].load(Ordering::Relaxed) as u32)
-            })
-            .unwrap_or(0);
-        let work = u32::try_from(work.saturating_add(1)).unwrap_or(u32::MAX);
-        bucket[2 * slot].store(code >> 32 << 32 | u64::from(work), Ordering::Relaxed);
-        bucket[2 * slot + 1].store(
-            u64::from(numbers.phi) << 32 | u64::from(numbers.delta),
-            Ordering::Relaxed,
-        );
-    }
-
-    /// Frees the entry of `code`, if any: its position is proven, and the proof table has it.
-    fn forget(&mut self, code: u64) {
-        if let Some(bucket) = self.bucket(code)
-            && let Some(slot) = Self::slot(bucket, code)
-        {
-            bucket[2 * slot].store(0, Ordering::Relaxed);
-        }
-    }
-}
 
 /// A child of a position in the search.
 #[derive(Clone)]
@@ -196,7 +59,9 @@ pub(super) struct Child<B: 'static> {
 pub(super) struct ProofNumberSearch<'s, 'a, B: 'static> {
     pub shared: &'s Shared<'a>,
     pub keys: &'s Keys<B>,
-    numbers: NumberTable,
+    /// The numbers of unproven positions: the proof table's
+    /// ([`ProofTable::numbers`](super::ProofTable::numbers)).
+    numbers: &'s NumberTable,
     /// Its `nodes` count positions expanded (each expansion of one position again).
     pub tally: Tally<'s>,
     /// Per ply, a reusable list of children.
@@ -205,12 +70,12 @@ pub(super) struct ProofNumberSearch<'s, 'a, B: 'static> {
 
 impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
     /// A search over `shared` with keys made by `keys`, keeping the numbers of unproven
-    /// positions in about `number_bytes` bytes.
-    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>, number_bytes: usize) -> Self {
+    /// positions beside the proof table.
+    pub fn new(shared: &'s Shared<'a>, keys: &'s Keys<B>) -> Self {
         ProofNumberSearch {
             shared,
             keys,
-            numbers: NumberTable::new(number_bytes),
+            numbers: shared.table.numbers(),
             tally: Tally::new(),
             children: Vec::new(),
         }
@@ -500,62 +365,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_full_bucket_gives_up_the_entry_of_least_work() {
-        let mut table = NumberTable::new(1);
-        assert_eq!(table.bucket_mask, 0, "one bucket");
-        assert_eq!(
-            table
-                .words
-                .as_ref()
-                .map(|w| w.get().as_ptr().align_offset(64)),
-            Some(0),
-            "on a cache line"
-        );
-        // Hashes whose high halves differ, the part an entry keeps.
-        let code = |i: u64| i << 32 | 0xabc;
-        let numbers = |phi| Numbers { phi, delta: 7 };
-        for i in 1..=4 {
-            table.put(code(i), numbers(i as u32), 10 * i);
-        }
-        table.put(code(5), numbers(5), 25);
-        assert_eq!(table.get(code(1)), None, "the least work went");
-        for i in 2..=5 {
-            assert_eq!(table.get(code(i)), Some(numbers(i as u32)));
-        }
-        table.put(code(3), numbers(9), u64::MAX);
-        assert_eq!(
-            table.get(code(3)),
-            Some(numbers(9)),
-            "an update stays in its entry"
-        );
-        table.forget(code(3));
-        assert_eq!(table.get(code(3)), None);
-        assert_eq!(table.get(code(4)), Some(numbers(4)), "its neighbours stay");
-        table.put(code(6), numbers(6), 1);
-        assert_eq!(
-            table.get(code(2)),
-            Some(numbers(2)),
-            "a freed entry is taken first"
-        );
-    }
-
-    #[test]
-    fn start_numbers_are_given_up_before_any_searched_entry() {
-        let mut table = NumberTable::new(1);
-        let code = |i: u64| i << 32 | 0xabc;
-        let numbers = |phi| Numbers { phi, delta: 7 };
-        table.put(code(1), numbers(1), 1);
-        table.put(code(2), numbers(2), 0);
-        table.put(code(3), numbers(3), 30);
-        table.put(code(4), numbers(4), 40);
-        table.put(code(5), numbers(5), 5);
-        assert_eq!(table.get(code(2)), None, "the start numbers went");
-        for i in [1, 3, 4, 5] {
-            assert_eq!(table.get(code(i)), Some(numbers(i as u32)));
-        }
-    }
-
-    #[test]
     fn start_numbers_are_weighed_cubes_kept_finite_and_positive() {
         assert_eq!(start_number(3, 1.0), 27);
         assert_eq!(start_number(4, 0.5), 32);
@@ -567,40 +376,5 @@ mod tests {
             LARGEST_FINITE,
             "never a proof's infinity"
         );
-    }
-
-    #[test]
-    fn a_table_the_system_refused_keeps_nothing_and_never_fails() {
-        let mut table = NumberTable {
-            words: None,
-            bucket_mask: 0,
-        };
-        let numbers = Numbers { phi: 3, delta: 4 };
-        table.put(7 << 32, numbers, 10);
-        assert_eq!(table.get(7 << 32), None);
-        table.forget(7 << 32);
-        assert_eq!(table.get(7 << 32), None);
-    }
-
-    #[test]
-    fn numbers_survive_whole_in_a_large_table() {
-        let mut table = NumberTable::new(1 << 20);
-        assert_eq!(
-            table.bucket_mask + 1,
-            16384,
-            "a power of two of 64-byte buckets"
-        );
-        let code = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d);
-        let numbers = |i: u64| Numbers {
-            phi: u32::MAX - i as u32,
-            delta: i as u32,
-        };
-        for i in 0..1000 {
-            table.put(code(i), numbers(i), i + 1);
-        }
-        for i in 0..1000 {
-            assert_eq!(table.get(code(i)), Some(numbers(i)), "entry {i}");
-        }
-        assert_eq!(table.get(code(5000)), None);
     }
 }

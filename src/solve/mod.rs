@@ -6,6 +6,7 @@
 
 mod dfpn;
 mod keys;
+mod numbers;
 pub mod report;
 mod search;
 pub mod split;
@@ -295,7 +296,7 @@ impl<'a> Solver<'a> {
             }
         };
         if method == Method::ProofNumber {
-            let mut search = ProofNumberSearch::new(&shared, &keys, number_table_bytes(self.table));
+            let mut search = ProofNumberSearch::new(&shared, &keys);
             search.tally.on_poll = Some(&mut on_poll);
             let solution = proof_number_root(&mut search, board, all, &root_done);
             return Solution {
@@ -395,12 +396,6 @@ fn root<B: Bits>(
         plies: proof.map(|p| p.plies),
         nodes: search.tally.nodes,
     }
-}
-
-/// Bytes for the proof-number search's numbers of unproven positions beside `table`: half its
-/// size, at least 16 MB.
-fn number_table_bytes(table: &ProofTable) -> usize {
-    (table.bytes() / 2).max(16 << 20)
 }
 
 /// The root of a proof-number search: the position proven as a whole (the search picks the

@@ -41,14 +41,9 @@ impl Words {
         // GB for a long solve) and could not be given huge pages, which cut the solve's time
         // by a quarter (see above). The mapping is page-aligned (so aligned for `AtomicU64`),
         // lives as long as `self`, holds `count` whole words, and is only ever touched through
-        // this view or `bytes_mut`, which borrows `self` mutably (`AtomicU64` has the size and
-        // bit validity of `u64`, and every bit pattern is a valid word).
+        // this view (`AtomicU64` has the size and bit validity of `u64`, and every bit pattern
+        // is a valid word).
         unsafe { std::slice::from_raw_parts(self.mapping.as_ptr().cast::<AtomicU64>(), count) }
-    }
-
-    /// The words as bytes, in the machine's order, to fill from a file.
-    pub fn bytes_mut(&mut self) -> &mut [u8] {
-        &mut self.mapping[..]
     }
 
     /// The size in bytes.
@@ -85,12 +80,10 @@ mod tests {
 
     #[test]
     fn words_start_at_zero_and_keep_what_is_written() {
-        let mut words = Words::zeroed(1 << 16).unwrap();
+        let words = Words::zeroed(1 << 16).unwrap();
         assert_eq!(words.bytes(), 8 << 16);
         assert!(words.get().iter().all(|w| w.load(Ordering::Relaxed) == 0));
         words.get()[7].store(u64::MAX, Ordering::Relaxed);
-        words.bytes_mut()[8..16].copy_from_slice(&5u64.to_ne_bytes());
-        assert_eq!(words.get()[1].load(Ordering::Relaxed), 5);
         assert_eq!(words.get()[7].load(Ordering::Relaxed), u64::MAX);
         assert_eq!(words.get().as_ptr().align_offset(4096), 0, "page-aligned");
     }

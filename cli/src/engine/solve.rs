@@ -47,7 +47,8 @@ pub struct SolveArgs {
     join: bool,
     /// Keep the table of proven results in FILE between runs: loaded when FILE exists (at its
     /// saved size, or resized to --hash when given), saved every 10 minutes and when the solve
-    /// ends or is stopped.
+    /// ends or is stopped. The proof-number search's numbers of unproven positions are kept
+    /// with it, so that a resumed solve goes on where it stopped (at the saved size only).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["split", "join"])]
     table: Option<PathBuf>,
 }
@@ -228,10 +229,11 @@ fn open_table(args: &SolveArgs, position: &Position) -> Result<ProofTable, Strin
         let started = Instant::now();
         let table = ProofTable::load(file, position.rules(), args.hash.map(|mb| mb as usize))?;
         eprintln!(
-            "table loaded from {}: {} MB, {} results, {:.1} s",
+            "table loaded from {}: {} MB, {} results, numbers of {} unproven positions, {:.1} s",
             file.display(),
             table.bytes() >> 20,
             table.stored(),
+            table.numbers_held(),
             started.elapsed().as_secs_f64()
         );
         return Ok(table);
@@ -265,9 +267,10 @@ fn with_checkpoints<T>(
         let started = Instant::now();
         table.save(file, rules)?;
         eprintln!(
-            "table saved to {}: {} results, {:.1} s",
+            "table saved to {}: {} results, numbers of {} unproven positions, {:.1} s",
             file.display(),
             table.stored(),
+            table.numbers_held(),
             started.elapsed().as_secs_f64()
         );
         Ok(())

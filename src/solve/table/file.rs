@@ -1,114 +1,172 @@
-//! Saving a level of the proof table to a file and loading it back, at its size or another.
+//! Saving the proof table to a file and loading it back, at its size or another: its main
+//! level and, where the proof-number search made one, its numbers of unproven positions.
 //!
-//! The file is one header line naming the rules and the number of buckets, then every entry
-//! as eight little-endian bytes, empty ones included.
+//! The file is one header line naming the rules, the number of buckets of the main level and
+//! of the numbers, then every entry of the main level as eight little-endian bytes, empty ones
+//! included, then every word of the numbers the same way. Files of the first version, before
+//! the numbers were saved, have no numbers and load as before.
 
 use super::level::{DATA_BITS, ENTRY_BYTES, KEY_MASK, Level, MIN_BUCKETS, WAYS};
 use crate::rules::Rules;
+use crate::solve::numbers::{BUCKET_BYTES, NumberTable};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// The first words of a saved table's header line.
-const SAVED_MAGIC: &str = "konane proof table 1";
+/// The first words of a saved table's header line, before its version.
+const SAVED_MAGIC: &str = "konane proof table";
+/// The version written: 2 saves the numbers too; 1 (main level only) is still read.
+const SAVED_VERSION: u32 = 2;
+/// Words read or written at a time.
+const CHUNK_WORDS: usize = 1 << 16;
 
-impl Level {
-    /// Writes the level to `path` (whole or not at all: into a temporary file, then renamed),
-    /// headed by `rules`, whose positions it holds.
-    pub fn save(&self, path: &Path, rules: Rules) -> Result<(), String> {
-        let fail =
-            |e: std::io::Error| format!("cannot save the proof table to {}: {e}", path.display());
-        let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-        let file = std::fs::File::create(&temporary).map_err(fail)?;
-        let mut out = BufWriter::with_capacity(1 << 22, file);
-        writeln!(
-            out,
-            "{SAVED_MAGIC} {rules} buckets {} little-endian",
-            self.bucket_mask + 1
-        )
+/// Writes `main` and `numbers` to `path` (whole or not at all: into a temporary file, then
+/// renamed), headed by `rules`, whose positions they hold.
+pub(super) fn save(
+    main: &Level,
+    numbers: Option<&NumberTable>,
+    path: &Path,
+    rules: Rules,
+) -> Result<(), String> {
+    let fail =
+        |e: std::io::Error| format!("cannot save the proof table to {}: {e}", path.display());
+    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    let file = std::fs::File::create(&temporary).map_err(fail)?;
+    let mut out = BufWriter::with_capacity(1 << 22, file);
+    let number_buckets = numbers.map_or(0, NumberTable::buckets);
+    writeln!(
+        out,
+        "{SAVED_MAGIC} {SAVED_VERSION} {rules} buckets {} numbers {number_buckets} little-endian",
+        main.bucket_mask + 1
+    )
+    .map_err(fail)?;
+    let number_words = numbers.map_or(&[][..], NumberTable::words);
+    for chunk in main
+        .entries()
+        .chunks(CHUNK_WORDS)
+        .chain(number_words.chunks(CHUNK_WORDS))
+    {
+        let bytes: Vec<u8> = chunk
+            .iter()
+            .flat_map(|word| word.load(Ordering::Relaxed).to_le_bytes())
+            .collect();
+        out.write_all(&bytes).map_err(fail)?;
+    }
+    out.into_inner()
+        .map_err(|e| fail(e.into_error()))?
+        .sync_all()
         .map_err(fail)?;
-        for chunk in self.entries().chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk
-                .iter()
-                .flat_map(|entry| entry.load(Ordering::Relaxed).to_le_bytes())
-                .collect();
-            out.write_all(&bytes).map_err(fail)?;
-        }
-        out.into_inner()
-            .map_err(|e| fail(e.into_error()))?
-            .sync_all()
-            .map_err(fail)?;
-        std::fs::rename(&temporary, path).map_err(fail)
-    }
+    std::fs::rename(&temporary, path).map_err(fail)
+}
 
-    /// The level saved in `path` by [`Level::save`], which must hold positions of `rules`: of
-    /// the saved size, or of `megabytes` MB when given, its results moved to their buckets in
-    /// the new size (into a smaller level, the ones that cost the most work where buckets
-    /// overflow).
-    pub fn load(path: &Path, rules: Rules, megabytes: Option<usize>) -> Result<Level, String> {
-        let fail = |why: String| format!("cannot load the proof table {}: {why}", path.display());
-        let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-        let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
-        let mut input = BufReader::with_capacity(1 << 22, file);
-        let mut header = String::new();
-        input
-            .by_ref()
-            .take(200)
-            .read_line(&mut header)
-            .map_err(|e| fail(e.to_string()))?;
-        let expected = format!("{SAVED_MAGIC} {rules} buckets ");
-        let buckets = header
-            .strip_prefix(&expected)
-            .and_then(|rest| rest.trim_end().strip_suffix(" little-endian"))
-            .and_then(|count| count.parse::<usize>().ok())
-            .filter(|count| count.is_power_of_two() && *count >= MIN_BUCKETS)
-            .ok_or_else(|| {
-                fail(format!(
-                    "it is not a saved table of {rules} (its header is '{}')",
-                    header.trim_end()
-                ))
-            })?;
-        let bytes = buckets * WAYS * ENTRY_BYTES;
-        if length != (header.len() + bytes) as u64 {
-            return Err(fail(format!(
-                "it has {length} bytes, not the {} its header promises (cut short?)",
-                header.len() + bytes
-            )));
-        }
-        let mut table = Level::new(megabytes.unwrap_or(bytes >> 20))?;
-        if table.bytes() == bytes {
-            input
-                .read_exact(table.words.bytes_mut())
-                .map_err(|e| fail(e.to_string()))?;
-            if cfg!(target_endian = "big") {
-                for entry in table.entries() {
-                    entry.store(
-                        u64::from_le(entry.load(Ordering::Relaxed)),
-                        Ordering::Relaxed,
-                    );
-                }
-            }
-        } else {
-            // The bucket index holds the mixed key's low bits, at least DATA_BITS of them,
-            // and the entry the rest: together the whole mixed key, to place anew.
-            let low_bits = (1u64 << DATA_BITS) - 1;
-            let mut chunk = vec![0u8; ENTRY_BYTES << 16];
-            for first in (0..buckets * WAYS).step_by(1 << 16) {
-                input
-                    .read_exact(&mut chunk)
-                    .map_err(|e| fail(e.to_string()))?;
-                for (i, word) in chunk.chunks_exact(ENTRY_BYTES).enumerate() {
-                    let entry =
-                        u64::from_le_bytes(word.try_into().expect("an entry is eight bytes"));
-                    if entry != 0 {
-                        let bucket = ((first + i) / WAYS) as u64;
-                        table.place((entry & KEY_MASK) | (bucket & low_bits), entry);
-                    }
-                }
-            }
-        }
-        Ok(table)
+/// The main level and numbers saved in `path` by [`save`], which must hold positions of
+/// `rules`: the level of the saved size, or of `megabytes` MB when given, its results moved to
+/// their buckets in the new size (into a smaller level, the ones that cost the most work where
+/// buckets overflow). The numbers come back only beside a level of the saved size (their
+/// buckets cannot be placed anew: an entry keeps half its position's hash); they only steer
+/// the search, so a solve without them is as right, only slower to resume.
+pub(super) fn load(
+    path: &Path,
+    rules: Rules,
+    megabytes: Option<usize>,
+) -> Result<(Level, Option<NumberTable>), String> {
+    let fail = |why: String| format!("cannot load the proof table {}: {why}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+    let mut input = BufReader::with_capacity(1 << 22, file);
+    let mut header = String::new();
+    input
+        .by_ref()
+        .take(200)
+        .read_line(&mut header)
+        .map_err(|e| fail(e.to_string()))?;
+    let (buckets, number_buckets) = sizes(&header, rules).ok_or_else(|| {
+        fail(format!(
+            "it is not a saved table of {rules} (its header is '{}')",
+            header.trim_end()
+        ))
+    })?;
+    let bytes = buckets * WAYS * ENTRY_BYTES;
+    let number_bytes = number_buckets * BUCKET_BYTES;
+    if length != (header.len() + bytes + number_bytes) as u64 {
+        return Err(fail(format!(
+            "it has {length} bytes, not the {} its header promises (cut short?)",
+            header.len() + bytes + number_bytes
+        )));
     }
+    let table = Level::new(megabytes.unwrap_or(bytes >> 20))?;
+    let read = |input: &mut BufReader<std::fs::File>, words: &mut [u64]| {
+        let mut bytes = vec![0u8; words.len() * ENTRY_BYTES];
+        input
+            .read_exact(&mut bytes)
+            .map_err(|e| fail(e.to_string()))?;
+        for (word, le) in words.iter_mut().zip(bytes.chunks_exact(ENTRY_BYTES)) {
+            *word = u64::from_le_bytes(le.try_into().expect("a word is eight bytes"));
+        }
+        Ok::<(), String>(())
+    };
+    let mut chunk = vec![0u64; CHUNK_WORDS];
+    // The bucket index holds the mixed key's low bits, at least DATA_BITS of them, and the
+    // entry the rest: together the whole mixed key, to place anew in a level of another size.
+    let low_bits = (1u64 << DATA_BITS) - 1;
+    let same_size = table.bytes() == bytes;
+    for first in (0..buckets * WAYS).step_by(CHUNK_WORDS) {
+        read(&mut input, &mut chunk)?;
+        for (i, &entry) in chunk.iter().enumerate().filter(|(_, entry)| **entry != 0) {
+            if same_size {
+                table.entries()[first + i].store(entry, Ordering::Relaxed);
+            } else {
+                let bucket = ((first + i) / WAYS) as u64;
+                table.place((entry & KEY_MASK) | (bucket & low_bits), entry);
+            }
+        }
+    }
+    let numbers = NumberTable::beside(table.bytes());
+    if number_buckets == 0 || numbers.buckets() != number_buckets {
+        return Ok((table, None));
+    }
+    fill(numbers.words(), &mut input, &mut chunk, read)?;
+    Ok((table, Some(numbers)))
+}
+
+/// Copies the words that follow in `input` into `words`, a chunk at a time through `chunk`,
+/// storing only those that are not zero (so that the table's untouched memory stays free).
+fn fill<R>(
+    words: &[AtomicU64],
+    input: &mut R,
+    chunk: &mut [u64],
+    read: impl Fn(&mut R, &mut [u64]) -> Result<(), String>,
+) -> Result<(), String> {
+    for block in words.chunks(chunk.len()) {
+        let chunk = &mut chunk[..block.len()];
+        read(input, chunk)?;
+        for (word, &value) in block.iter().zip(chunk.iter()) {
+            if value != 0 {
+                word.store(value, Ordering::Relaxed);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The buckets of the main level and of the numbers that a saved table's `header` line
+/// promises, if it is a table of `rules`, of either version.
+fn sizes(header: &str, rules: Rules) -> Option<(usize, usize)> {
+    let rest = header.strip_prefix(SAVED_MAGIC)?.trim_end();
+    let (version, rest) = rest.trim_start().split_once(' ')?;
+    let rest = rest
+        .strip_prefix(&format!("{rules} buckets "))?
+        .strip_suffix(" little-endian")?;
+    let (buckets, numbers) = match version {
+        "1" => (rest, "0"),
+        "2" => rest.split_once(" numbers ")?,
+        _ => return None,
+    };
+    let buckets = buckets.parse::<usize>().ok()?;
+    let numbers = numbers.parse::<usize>().ok()?;
+    let power = |count: usize| count == 0 || count.is_power_of_two();
+    (buckets.is_power_of_two() && buckets >= MIN_BUCKETS && power(numbers))
+        .then_some((buckets, numbers))
 }
 
 #[cfg(test)]
@@ -189,6 +247,73 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
         let error = ProofTable::load(&path, rules, None).err().unwrap();
         assert!(error.contains("cut short?"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_numbers_are_saved_with_the_proofs_and_come_back_at_their_size() {
+        use crate::solve::numbers::Numbers;
+        let rules = Rules::new(
+            3,
+            12,
+            crate::rules::Opening::Any,
+            crate::rules::Capture::Straight,
+        )
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("konane-numbers-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("narrow.table");
+        let proof = Proof {
+            wins: true,
+            plies: 9,
+        };
+        let numbers = |i: u64| Numbers {
+            phi: 10 + i as u32,
+            delta: 7,
+        };
+        let code = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        // 32 MB of proofs, 16 MB of numbers beside them.
+        let table = ProofTable::new(32).unwrap();
+        table.store(key(99), proof, 5);
+        for i in 0..500 {
+            table.numbers().put(code(i), numbers(i), i + 1);
+        }
+        table.save(&path, rules).unwrap();
+        let loaded = ProofTable::load(&path, rules, None).unwrap();
+        assert_eq!(loaded.numbers_held(), 500);
+        assert!((0..500).all(|i| loaded.numbers().get(code(i)) == Some(numbers(i))));
+        assert_eq!(loaded.probe(key(99)), Some(proof));
+        // Beside 64 MB of proofs the numbers would have 32 MB, where they cannot be placed.
+        let larger = ProofTable::load(&path, rules, Some(64)).unwrap();
+        assert_eq!(larger.numbers_held(), 0);
+        assert_eq!(larger.probe(key(99)), Some(proof), "the proofs still are");
+        // Cut short in its numbers, the file is refused.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
+        let error = ProofTable::load(&path, rules, None).err().unwrap();
+        assert!(error.contains("cut short?"), "{error}");
+        // A table no proof-number search used saves no numbers; with the header of the first
+        // version, before numbers were saved, it loads the same.
+        let plain = ProofTable::new(2).unwrap();
+        plain.store(key(99), proof, 5);
+        plain.save(&path, rules).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let header = String::from_utf8(bytes[..end].to_vec()).unwrap();
+        let buckets = 1 << 16;
+        assert_eq!(
+            header,
+            format!("konane proof table 2 {rules} buckets {buckets} numbers 0 little-endian")
+        );
+        let first = format!("konane proof table 1 {rules} buckets {buckets} little-endian");
+        std::fs::write(&path, [first.as_bytes(), &bytes[end..]].concat()).unwrap();
+        let old = ProofTable::load(&path, rules, None).unwrap();
+        assert_eq!(old.probe(key(99)), Some(proof));
+        assert_eq!(old.numbers_held(), 0);
+        assert!(
+            old.numbers.get().is_none(),
+            "made only when a search needs them"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

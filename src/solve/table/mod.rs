@@ -4,14 +4,18 @@
 //! others to the main level, sized by the caller and saved to disk between runs.
 //!
 //! Each level keeps its entries in buckets of four, keeping the results that cost the most
-//! work when a bucket is full ([`level`]); saving and loading the main level is in [`file`].
+//! work when a bucket is full ([`level`]). Beside them the table keeps the proof-number
+//! search's numbers of the positions it has not proven ([`NumberTable`]), made at its first
+//! use; saving and loading the main level and the numbers is in [`file`].
 
 mod file;
 mod level;
 
+use super::numbers::NumberTable;
 use crate::rules::Rules;
 use level::Level;
 use std::path::Path;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Positions with at most this many stones are kept in the near-leaf level.
@@ -52,12 +56,20 @@ pub struct Key {
 /// A fixed-size table of proven results for the side to move, shared by the threads of a
 /// solve: each entry is one atomic word that holds its whole key, so a thread reads either a
 /// whole entry another wrote or none, and every result it finds is right.
+///
+/// The proof-number search also keeps here what it has learnt of the positions it has not
+/// proven yet (their proof and disproof numbers, half the main level's size, at least 16 MB),
+/// so that they last from one solve to the next and are saved with the proofs: resuming a
+/// long solve from a saved table then goes on where it stopped rather than learning again
+/// where the work lies.
 pub struct ProofTable {
     main: Level,
     /// Only beside a main level much larger than itself: beside a small one it would add
     /// memory to clear and gain nothing.
     near_leaves: Option<Level>,
     stored: AtomicU64,
+    /// Made by the first proof-number search that uses the table, or loaded with it.
+    numbers: OnceLock<NumberTable>,
 }
 
 impl ProofTable {
@@ -65,12 +77,16 @@ impl ProofTable {
     /// buckets, at least 1 MB), or an error when the machine does not have that much memory.
     /// From 256 MB on, a near-leaf level of 64 MB is added.
     pub fn new(megabytes: usize) -> Result<ProofTable, String> {
-        ProofTable::with_main(Level::new(megabytes)?, 0)
+        ProofTable::with_main(Level::new(megabytes)?, 0, None)
     }
 
     /// The table over `main`, which holds `stored` results, with a near-leaf level if `main`
     /// is large.
-    fn with_main(main: Level, stored: u64) -> Result<ProofTable, String> {
+    fn with_main(
+        main: Level,
+        stored: u64,
+        numbers: Option<NumberTable>,
+    ) -> Result<ProofTable, String> {
         let near_leaves = if main.bytes() >= 4 * (NEAR_LEAF_MB << 20) {
             Some(Level::new(NEAR_LEAF_MB)?)
         } else {
@@ -80,25 +96,41 @@ impl ProofTable {
             main,
             near_leaves,
             stored: AtomicU64::new(stored),
+            numbers: numbers.map(OnceLock::from).unwrap_or_default(),
         })
     }
 
-    /// Writes the main level to `path` (whole or not at all: into a temporary file, then
-    /// renamed), headed by `rules`, whose positions it holds. Other threads may go on storing
-    /// meanwhile: every entry is a whole proof, so the file holds a true result in each, old
-    /// or new. The near-leaf level is not saved: its results are quick to prove again.
+    /// Writes the main level and the numbers to `path` (whole or not at all: into a temporary
+    /// file, then renamed), headed by `rules`, whose positions they hold. Other threads may go
+    /// on storing meanwhile: every entry is a whole proof, so the file holds a true result in
+    /// each, old or new (a position's numbers may come out paired with another's, which only
+    /// steers a search). The near-leaf level is not saved: its results are quick to prove
+    /// again.
     pub fn save(&self, path: &Path, rules: Rules) -> Result<(), String> {
-        self.main.save(path, rules)
+        file::save(&self.main, self.numbers.get(), path, rules)
     }
 
     /// The table saved in `path` by [`ProofTable::save`], which must hold positions of
     /// `rules`: of the saved size, or of `megabytes` MB when given (see
     /// [`ProofTable::new`]), its results moved to their buckets in the new size (into a
-    /// smaller table, the ones that cost the most work where buckets overflow).
+    /// smaller table, the ones that cost the most work where buckets overflow). Its numbers
+    /// come back only at the saved size ([`ProofTable::numbers_held`] says how many did).
     pub fn load(path: &Path, rules: Rules, megabytes: Option<usize>) -> Result<ProofTable, String> {
-        let main = Level::load(path, rules, megabytes)?;
+        let (main, numbers) = file::load(path, rules, megabytes)?;
         let kept = main.occupied();
-        ProofTable::with_main(main, kept)
+        ProofTable::with_main(main, kept, numbers)
+    }
+
+    /// The proof-number search's numbers of unproven positions, made now if no search has
+    /// made them yet.
+    pub(in crate::solve) fn numbers(&self) -> &NumberTable {
+        self.numbers
+            .get_or_init(|| NumberTable::beside(self.main.bytes()))
+    }
+
+    /// How many positions not yet proven the table holds proof-number search numbers for.
+    pub fn numbers_held(&self) -> u64 {
+        self.numbers.get().map_or(0, NumberTable::held)
     }
 
     /// The size of the main level in bytes.
@@ -106,9 +138,10 @@ impl ProofTable {
         self.main.bytes()
     }
 
-    /// Forgets every result. It writes the whole table, so it also takes the cost of a fresh
+    /// Forgets every result, and every number. It writes the whole table, so it also takes the cost of a fresh
     /// table's first page faults up front, before a timed solve.
     pub fn clear(&mut self) {
+        self.numbers = OnceLock::new();
         self.main.clear();
         if let Some(level) = &mut self.near_leaves {
             level.clear();
