@@ -95,23 +95,13 @@ pub(super) fn load(
         )));
     }
     let table = Level::new(megabytes.unwrap_or(bytes >> 20))?;
-    let read = |input: &mut BufReader<std::fs::File>, words: &mut [u64]| {
-        let mut bytes = vec![0u8; words.len() * ENTRY_BYTES];
-        input
-            .read_exact(&mut bytes)
-            .map_err(|e| fail(e.to_string()))?;
-        for (word, le) in words.iter_mut().zip(bytes.chunks_exact(ENTRY_BYTES)) {
-            *word = u64::from_le_bytes(le.try_into().expect("a word is eight bytes"));
-        }
-        Ok::<(), String>(())
-    };
     let mut chunk = vec![0u64; CHUNK_WORDS];
     // The bucket index holds the mixed key's low bits, at least DATA_BITS of them, and the
     // entry the rest: together the whole mixed key, to place anew in a level of another size.
     let low_bits = (1u64 << DATA_BITS) - 1;
     let same_size = table.bytes() == bytes;
     for first in (0..buckets * WAYS).step_by(CHUNK_WORDS) {
-        read(&mut input, &mut chunk)?;
+        read_words(&mut input, &mut chunk).map_err(|e| fail(e.to_string()))?;
         for (i, &entry) in chunk.iter().enumerate().filter(|(_, entry)| **entry != 0) {
             if same_size {
                 table.entries()[first + i].store(entry, Ordering::Relaxed);
@@ -125,21 +115,26 @@ pub(super) fn load(
     if number_buckets == 0 || numbers.buckets() != number_buckets {
         return Ok((table, None));
     }
-    fill(numbers.words(), &mut input, &mut chunk, read)?;
+    fill(numbers.words(), &mut input, &mut chunk).map_err(|e| fail(e.to_string()))?;
     Ok((table, Some(numbers)))
+}
+
+/// Reads the next `words.len()` little-endian words of `input` into `words`.
+fn read_words(input: &mut impl Read, words: &mut [u64]) -> std::io::Result<()> {
+    let mut bytes = vec![0u8; words.len() * ENTRY_BYTES];
+    input.read_exact(&mut bytes)?;
+    for (word, le) in words.iter_mut().zip(bytes.chunks_exact(ENTRY_BYTES)) {
+        *word = u64::from_le_bytes(le.try_into().expect("a word is eight bytes"));
+    }
+    Ok(())
 }
 
 /// Copies the words that follow in `input` into `words`, a chunk at a time through `chunk`,
 /// storing only those that are not zero (so that the table's untouched memory stays free).
-fn fill<R>(
-    words: &[AtomicU64],
-    input: &mut R,
-    chunk: &mut [u64],
-    read: impl Fn(&mut R, &mut [u64]) -> Result<(), String>,
-) -> Result<(), String> {
+fn fill(words: &[AtomicU64], input: &mut impl Read, chunk: &mut [u64]) -> std::io::Result<()> {
     for block in words.chunks(chunk.len()) {
         let chunk = &mut chunk[..block.len()];
-        read(input, chunk)?;
+        read_words(input, chunk)?;
         for (word, &value) in block.iter().zip(chunk.iter()) {
             if value != 0 {
                 word.store(value, Ordering::Relaxed);
