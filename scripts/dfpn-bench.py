@@ -57,8 +57,8 @@ def run(args):
     for case in CASES:
         height, width, setup, side = case
         position = narrow.fen(setup, width, height, side)
-        winner, nodes, seconds, _, _ = narrow.solve(args.engine, position, width, height,
-                                                    settings)
+        winner, nodes, seconds, *_ = narrow.solve(args.engine, position, width, height,
+                                                 settings)
         if winner is None:
             sys.exit(f"{name(case)}: not proven in {args.time} s")
         recorded = winners.get(case)
