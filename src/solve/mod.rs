@@ -477,6 +477,30 @@ mod tests {
     }
 
     #[test]
+    fn the_proof_number_search_marks_what_it_proves_in_its_numbers() {
+        // 8x3 with the gap horizontal at the corner, Black to move: Black wins.
+        let fen = "wbwbwbwb/bwbwbwbw/2wbwbwb b";
+        let position = Position::from_fen(fen, Opening::Any, Capture::Straight).unwrap();
+        let table = ProofTable::new(16).unwrap();
+        let stop = AtomicBool::new(false);
+        let solution = Solver::new(&table, &stop).solve(&position, true);
+        assert_eq!(solution.wins, Some(true));
+        let numbers = table.numbers();
+        let proven = Some(numbers::Numbers::PROVEN);
+        assert_eq!(numbers.get(position.hash()), proven, "the root");
+        let Position::Small(board) = position else {
+            panic!("8x3 is a small board")
+        };
+        // Every root move was proven, and each of their positions has a move.
+        board.for_each_move(|mv| {
+            let mut child = board;
+            child.play_unchecked(mv);
+            assert_eq!(numbers.get(child.hash()), proven, "after {mv}");
+        });
+        assert!(numbers.held() > 0, "and numbers of positions left unproven");
+    }
+
+    #[test]
     fn four_by_four_is_won_by_white() {
         let rules = Rules::new(4, 4, Opening::Traditional, Capture::Straight).unwrap();
         let solution = solve(rules, &[], true);

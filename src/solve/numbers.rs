@@ -1,7 +1,8 @@
 //! The proof-number search's table of proof and disproof numbers: what it has learnt of the
-//! positions it has not proven yet, which steers it (never a result). It lives beside the
-//! proof table ([`ProofTable::numbers`](super::ProofTable)), so that a saved table resumes a
-//! solve with what it had learnt, not only with what it had proven.
+//! positions it has not proven yet, which steers it (never a result), and a mark for those it
+//! has proven, which says the proof table holds their proof. It lives beside the proof table
+//! ([`ProofTable::numbers`](super::ProofTable)), so that a saved table resumes a solve with
+//! what it had learnt, not only with what it had proven.
 
 use super::words::{WORD_BYTES, Words, prefetch};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +31,12 @@ impl Numbers {
     /// Not yet read from the tables: never a position's numbers (only a proof has a zero,
     /// and never two).
     pub const UNKNOWN: Numbers = Numbers { phi: 0, delta: 0 };
+    /// Kept for a proven position in place of its numbers, to say that the proof table has
+    /// its proof: never a position's numbers (a proof has one zero, unproven ones are finite).
+    pub const PROVEN: Numbers = Numbers {
+        phi: INFINITE,
+        delta: INFINITE,
+    };
 }
 
 /// Entries in a bucket: four of two words, one cache line.
@@ -41,7 +48,10 @@ pub(super) const BUCKET_BYTES: usize = BUCKET_WORDS * WORD_BYTES;
 
 /// The numbers of unproven positions, by the position's hash, in buckets of four; a full
 /// bucket gives up the entry that cost the least work. The start numbers of positions not yet
-/// searched are kept too, as the least work of all.
+/// searched are kept too, as the least work of all, and a proven position keeps its entry, with
+/// the work its proof cost, marked [`Numbers::PROVEN`]: the search then asks the proof table
+/// only for the positions so marked, not for every one this table lacks (see
+/// [`ProofNumberSearch`](super::dfpn)).
 ///
 /// An entry is two words: the high half of the position's hash with one more than the work its
 /// numbers cost (saturating; one for start numbers, zero when the entry is empty), then `phi`
@@ -101,12 +111,16 @@ impl NumberTable {
         self.words.as_ref().map_or(&[], |words| words.get())
     }
 
-    /// How many positions it holds numbers for.
+    /// How many unproven positions it holds numbers for (the marks of proven ones aside).
     pub fn held(&self) -> u64 {
+        let proven = u64::from(Numbers::PROVEN.phi) << 32 | u64::from(Numbers::PROVEN.delta);
         let held = self
             .words()
             .chunks_exact(2)
-            .filter(|entry| entry[0].load(Ordering::Relaxed) as u32 != 0)
+            .filter(|entry| {
+                entry[0].load(Ordering::Relaxed) as u32 != 0
+                    && entry[1].load(Ordering::Relaxed) != proven
+            })
             .count();
         held as u64
     }
@@ -162,15 +176,6 @@ impl NumberTable {
             Ordering::Relaxed,
         );
     }
-
-    /// Frees the entry of `code`, if any: its position is proven, and the proof table has it.
-    pub fn forget(&self, code: u64) {
-        if let Some(bucket) = self.bucket(code)
-            && let Some(slot) = Self::slot(bucket, code)
-        {
-            bucket[2 * slot].store(0, Ordering::Relaxed);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -206,14 +211,19 @@ mod tests {
             Some(numbers(9)),
             "an update stays in its entry"
         );
-        table.forget(code(3));
-        assert_eq!(table.get(code(3)), None);
-        assert_eq!(table.get(code(4)), Some(numbers(4)), "its neighbours stay");
-        table.put(code(6), numbers(6), 1);
+        table.put(code(4), Numbers::PROVEN, 45);
         assert_eq!(
-            table.get(code(2)),
-            Some(numbers(2)),
-            "a freed entry is taken first"
+            table.get(code(4)),
+            Some(Numbers::PROVEN),
+            "proven: marked in place"
+        );
+        assert_eq!(table.held(), 3, "a mark is not numbers held");
+        table.put(code(6), numbers(6), 1);
+        assert_eq!(table.get(code(2)), None, "the least work went again");
+        assert_eq!(
+            table.get(code(4)),
+            Some(Numbers::PROVEN),
+            "a mark keeps its proof's work"
         );
     }
 
@@ -242,7 +252,7 @@ mod tests {
         let numbers = Numbers { phi: 3, delta: 4 };
         table.put(7 << 32, numbers, 10);
         assert_eq!(table.get(7 << 32), None);
-        table.forget(7 << 32);
+        table.put(7 << 32, Numbers::PROVEN, 10);
         assert_eq!(table.get(7 << 32), None);
     }
 

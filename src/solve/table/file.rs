@@ -2,9 +2,12 @@
 //! level and, where the proof-number search made one, its numbers of unproven positions.
 //!
 //! The file is one header line naming the rules, the number of buckets of the main level and
-//! of the numbers, then every entry of the main level as eight little-endian bytes, empty ones
-//! included, then every word of the numbers the same way. Files of the first version, before
-//! the numbers were saved, have no numbers and load as before.
+//! of the numbers and whether the numbers mark every proof (`marks all`, else `marks some`),
+//! then every entry of the main level as eight little-endian bytes, empty ones included, then
+//! every word of the numbers the same way. Files of the first version, before the numbers were
+//! saved, and of the second, before proofs were marked in them, load as before, their proofs
+//! taken as unmarked. Builds before the third refuse its files: they would read a mark as
+//! numbers.
 
 use super::level::{DATA_BITS, ENTRY_BYTES, KEY_MASK, Level, MIN_BUCKETS, WAYS};
 use crate::rules::Rules;
@@ -15,16 +18,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The first words of a saved table's header line, before its version.
 const SAVED_MAGIC: &str = "konane proof table";
-/// The version written: 2 saves the numbers too; 1 (main level only) is still read.
-const SAVED_VERSION: u32 = 2;
+/// The version written: 3 says whether the numbers mark every proof; 2 (the numbers, never a
+/// mark) and 1 (the main level only) are still read.
+const SAVED_VERSION: u32 = 3;
 /// Words read or written at a time.
 const CHUNK_WORDS: usize = 1 << 16;
 
-/// Writes `main` and `numbers` to `path` (whole or not at all: into a temporary file, then
-/// renamed), headed by `rules`, whose positions they hold.
+/// Writes `main` and `numbers` (which mark each proof of `main` if `marked`) to `path` (whole
+/// or not at all: into a temporary file, then renamed), headed by `rules`, whose positions they
+/// hold.
 pub(super) fn save(
     main: &Level,
     numbers: Option<&NumberTable>,
+    marked: bool,
     path: &Path,
     rules: Rules,
 ) -> Result<(), String> {
@@ -34,9 +40,11 @@ pub(super) fn save(
     let file = std::fs::File::create(&temporary).map_err(fail)?;
     let mut out = BufWriter::with_capacity(1 << 22, file);
     let number_buckets = numbers.map_or(0, NumberTable::buckets);
+    let marks = if marked { "all" } else { "some" };
     writeln!(
         out,
-        "{SAVED_MAGIC} {SAVED_VERSION} {rules} buckets {} numbers {number_buckets} little-endian",
+        "{SAVED_MAGIC} {SAVED_VERSION} {rules} buckets {} numbers {number_buckets} marks {marks} \
+         little-endian",
         main.bucket_mask + 1
     )
     .map_err(fail)?;
@@ -64,12 +72,13 @@ pub(super) fn save(
 /// their buckets in the new size (into a smaller level, the ones that cost the most work where
 /// buckets overflow). The numbers come back only beside a level of the saved size (their
 /// buckets cannot be placed anew: an entry keeps half its position's hash); they only steer
-/// the search, so a solve without them is as right, only slower to resume.
+/// the search, so a solve without them is as right, only slower to resume. With them comes
+/// whether they mark every proof of the level; without them, none is marked.
 pub(super) fn load(
     path: &Path,
     rules: Rules,
     megabytes: Option<usize>,
-) -> Result<(Level, Option<NumberTable>), String> {
+) -> Result<(Level, Option<NumberTable>, bool), String> {
     let fail = |why: String| format!("cannot load the proof table {}: {why}", path.display());
     let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
     let length = file.metadata().map_err(|e| fail(e.to_string()))?.len();
@@ -80,7 +89,11 @@ pub(super) fn load(
         .take(200)
         .read_line(&mut header)
         .map_err(|e| fail(e.to_string()))?;
-    let (buckets, number_buckets) = sizes(&header, rules).ok_or_else(|| {
+    let Header {
+        buckets,
+        number_buckets,
+        marked,
+    } = read_header(&header, rules).ok_or_else(|| {
         fail(format!(
             "it is not a saved table of {rules} (its header is '{}')",
             header.trim_end()
@@ -113,10 +126,10 @@ pub(super) fn load(
     }
     let numbers = NumberTable::beside(table.bytes());
     if number_buckets == 0 || numbers.buckets() != number_buckets {
-        return Ok((table, None));
+        return Ok((table, None, false));
     }
     fill(numbers.words(), &mut input, &mut chunk).map_err(|e| fail(e.to_string()))?;
-    Ok((table, Some(numbers)))
+    Ok((table, Some(numbers), marked))
 }
 
 /// Reads the next `words.len()` little-endian words of `input` into `words`.
@@ -144,24 +157,50 @@ fn fill(words: &[AtomicU64], input: &mut impl Read, chunk: &mut [u64]) -> std::i
     Ok(())
 }
 
-/// The buckets of the main level and of the numbers that a saved table's `header` line
-/// promises, if it is a table of `rules`, of either version.
-fn sizes(header: &str, rules: Rules) -> Option<(usize, usize)> {
+/// What a saved table's header line promises.
+struct Header {
+    /// Buckets of the main level.
+    buckets: usize,
+    /// Buckets of the numbers: none when the file has none.
+    number_buckets: usize,
+    /// True when the numbers mark every proof of the main level.
+    marked: bool,
+}
+
+/// What a saved table's `header` line promises, if it is a table of `rules`, of any version.
+fn read_header(header: &str, rules: Rules) -> Option<Header> {
     let rest = header.strip_prefix(SAVED_MAGIC)?.trim_end();
     let (version, rest) = rest.trim_start().split_once(' ')?;
     let rest = rest
         .strip_prefix(&format!("{rules} buckets "))?
         .strip_suffix(" little-endian")?;
-    let (buckets, numbers) = match version {
-        "1" => (rest, "0"),
-        "2" => rest.split_once(" numbers ")?,
+    let (buckets, numbers, marked) = match version {
+        "1" => (rest, "0", false),
+        "2" => rest
+            .split_once(" numbers ")
+            .map(|(buckets, numbers)| (buckets, numbers, false))?,
+        "3" => {
+            let (buckets, rest) = rest.split_once(" numbers ")?;
+            let (numbers, marks) = rest.split_once(" marks ")?;
+            let marked = match marks {
+                "all" => true,
+                "some" => false,
+                _ => return None,
+            };
+            (buckets, numbers, marked)
+        }
         _ => return None,
     };
     let buckets = buckets.parse::<usize>().ok()?;
-    let numbers = numbers.parse::<usize>().ok()?;
+    let number_buckets = numbers.parse::<usize>().ok()?;
     let power = |count: usize| count == 0 || count.is_power_of_two();
-    (buckets.is_power_of_two() && buckets >= MIN_BUCKETS && power(numbers))
-        .then_some((buckets, numbers))
+    (buckets.is_power_of_two() && buckets >= MIN_BUCKETS && power(number_buckets)).then_some(
+        Header {
+            buckets,
+            number_buckets,
+            marked,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -267,28 +306,50 @@ mod tests {
             delta: 7,
         };
         let code = |i: u64| i.wrapping_mul(0x2545_f491_4f6c_dd1d);
-        // 32 MB of proofs, 16 MB of numbers beside them.
+        // 32 MB of proofs, 16 MB of numbers beside them, with a mark for the one proof.
         let table = ProofTable::new(32).unwrap();
-        table.store(key(99), proof, 5);
+        table.store_marked(key(99), code(1000), proof, 5);
         for i in 0..500 {
             table.numbers().put(code(i), numbers(i), i + 1);
         }
         table.save(&path, rules).unwrap();
         let loaded = ProofTable::load(&path, rules, None).unwrap();
-        assert_eq!(loaded.numbers_held(), 500);
+        assert_eq!(loaded.numbers_held(), 500, "the mark aside");
         assert!((0..500).all(|i| loaded.numbers().get(code(i)) == Some(numbers(i))));
+        assert_eq!(loaded.numbers().get(code(1000)), Some(Numbers::PROVEN));
         assert_eq!(loaded.probe(key(99)), Some(proof));
+        assert!(loaded.marks_every_proof());
         // Beside 64 MB of proofs the numbers would have 32 MB, where they cannot be placed.
         let larger = ProofTable::load(&path, rules, Some(64)).unwrap();
         assert_eq!(larger.numbers_held(), 0);
         assert_eq!(larger.probe(key(99)), Some(proof), "the proofs still are");
+        assert!(!larger.marks_every_proof(), "without their marks");
+        // Under the header of the second version, before the marks, the numbers load the
+        // same and the proofs count as unmarked.
+        let bytes = std::fs::read(&path).unwrap();
+        let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        let header = String::from_utf8(bytes[..end].to_vec()).unwrap();
+        let second = header.replace(" 3 ", " 2 ").replace(" marks all", "");
+        assert_eq!(
+            header,
+            format!(
+                "konane proof table 3 {rules} buckets {} numbers {} marks all little-endian",
+                1 << 20,
+                1 << 18
+            )
+        );
+        std::fs::write(&path, [second.as_bytes(), &bytes[end..]].concat()).unwrap();
+        let older = ProofTable::load(&path, rules, None).unwrap();
+        assert_eq!(older.numbers_held(), 500);
+        assert!(!older.marks_every_proof());
         // Cut short in its numbers, the file is refused.
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
         let error = ProofTable::load(&path, rules, None).err().unwrap();
         assert!(error.contains("cut short?"), "{error}");
-        // A table no proof-number search used saves no numbers; with the header of the first
-        // version, before numbers were saved, it loads the same.
+        // A table no proof-number search used saves no numbers, and its depth-first proofs no
+        // marks; with the header of the first version, before numbers were saved, it loads the
+        // same.
         let plain = ProofTable::new(2).unwrap();
         plain.store(key(99), proof, 5);
         plain.save(&path, rules).unwrap();
@@ -298,7 +359,9 @@ mod tests {
         let buckets = 1 << 16;
         assert_eq!(
             header,
-            format!("konane proof table 2 {rules} buckets {buckets} numbers 0 little-endian")
+            format!(
+                "konane proof table 3 {rules} buckets {buckets} numbers 0 marks some little-endian"
+            )
         );
         let first = format!("konane proof table 1 {rules} buckets {buckets} little-endian");
         std::fs::write(&path, [first.as_bytes(), &bytes[end..]].concat()).unwrap();

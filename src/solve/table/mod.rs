@@ -11,12 +11,12 @@
 mod file;
 mod level;
 
-use super::numbers::NumberTable;
+use super::numbers::{NumberTable, Numbers};
 use crate::rules::Rules;
 use level::Level;
 use std::path::Path;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Positions with at most this many stones are kept in the near-leaf level.
 const NEAR_LEAF_STONES: u32 = 20;
@@ -61,7 +61,9 @@ pub struct Key {
 /// proven yet (their proof and disproof numbers, half the main level's size, at least 16 MB),
 /// so that they last from one solve to the next and are saved with the proofs: resuming a
 /// long solve from a saved table then goes on where it stopped rather than learning again
-/// where the work lies.
+/// where the work lies. Each position it proves keeps its entry there, marked as proven
+/// ([`ProofTable::store_marked`]), so that while every proof of the table has such a mark, the
+/// search need not look in the main level for the positions the numbers know nothing of.
 pub struct ProofTable {
     main: Level,
     /// Only beside a main level much larger than itself: beside a small one it would add
@@ -70,6 +72,9 @@ pub struct ProofTable {
     stored: AtomicU64,
     /// Made by the first proof-number search that uses the table, or loaded with it.
     numbers: OnceLock<NumberTable>,
+    /// True while every proof in the main level has its mark in the numbers: false once the
+    /// depth-first search has stored one, or when loaded from a file without the marks.
+    marked: AtomicBool,
 }
 
 impl ProofTable {
@@ -77,15 +82,17 @@ impl ProofTable {
     /// buckets, at least 1 MB), or an error when the machine does not have that much memory.
     /// From 256 MB on, a near-leaf level of 64 MB is added.
     pub fn new(megabytes: usize) -> Result<ProofTable, String> {
-        ProofTable::with_main(Level::new(megabytes)?, 0, None)
+        ProofTable::with_main(Level::new(megabytes)?, 0, None, true)
     }
 
     /// The table over `main`, which holds `stored` results, with a near-leaf level if `main`
-    /// is large.
+    /// is large, and `numbers` if any (which hold a mark for each proof of `main` if
+    /// `marked`).
     fn with_main(
         main: Level,
         stored: u64,
         numbers: Option<NumberTable>,
+        marked: bool,
     ) -> Result<ProofTable, String> {
         let near_leaves = if main.bytes() >= 4 * (NEAR_LEAF_MB << 20) {
             Some(Level::new(NEAR_LEAF_MB)?)
@@ -97,6 +104,7 @@ impl ProofTable {
             near_leaves,
             stored: AtomicU64::new(stored),
             numbers: numbers.map(OnceLock::from).unwrap_or_default(),
+            marked: AtomicBool::new(marked),
         })
     }
 
@@ -107,7 +115,8 @@ impl ProofTable {
     /// steers a search). The near-leaf level is not saved: its results are quick to prove
     /// again.
     pub fn save(&self, path: &Path, rules: Rules) -> Result<(), String> {
-        file::save(&self.main, self.numbers.get(), path, rules)
+        let marked = self.marks_every_proof();
+        file::save(&self.main, self.numbers.get(), marked, path, rules)
     }
 
     /// The table saved in `path` by [`ProofTable::save`], which must hold positions of
@@ -116,9 +125,9 @@ impl ProofTable {
     /// smaller table, the ones that cost the most work where buckets overflow). Its numbers
     /// come back only at the saved size ([`ProofTable::numbers_held`] says how many did).
     pub fn load(path: &Path, rules: Rules, megabytes: Option<usize>) -> Result<ProofTable, String> {
-        let (main, numbers) = file::load(path, rules, megabytes)?;
+        let (main, numbers, marked) = file::load(path, rules, megabytes)?;
         let kept = main.occupied();
-        ProofTable::with_main(main, kept, numbers)
+        ProofTable::with_main(main, kept, numbers, marked)
     }
 
     /// The proof-number search's numbers of unproven positions, made now if no search has
@@ -142,6 +151,7 @@ impl ProofTable {
     /// table's first page faults up front, before a timed solve.
     pub fn clear(&mut self) {
         self.numbers = OnceLock::new();
+        self.marked.store(true, Ordering::Relaxed);
         self.main.clear();
         if let Some(level) = &mut self.near_leaves {
             level.clear();
@@ -174,6 +184,11 @@ impl ProofTable {
         self.level(key).prefetch(key.code);
     }
 
+    /// True when `key` goes to the small near-leaf level, whose probes are cheap.
+    pub(in crate::solve) fn near_leaf(&self, key: Key) -> bool {
+        self.near_leaves.is_some() && key.stones <= NEAR_LEAF_STONES
+    }
+
     /// The proven result for `key`, if known.
     pub fn probe(&self, key: Key) -> Option<Proof> {
         self.level(key).probe(key.code)
@@ -183,6 +198,23 @@ impl ProofTable {
     /// bucket at once may overwrite each other's entries: a result lost, never a wrong one.
     pub fn store(&self, key: Key, proof: Proof, work: u64) {
         self.level(key).store(key.code, proof, work);
+        if self.marked.load(Ordering::Relaxed) {
+            self.marked.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Records the proof the proof-number search found at `key`, which cost `work` nodes, and
+    /// marks the position as proven in the numbers, under its own `hash` (see
+    /// [`Numbers::PROVEN`]).
+    pub(in crate::solve) fn store_marked(&self, key: Key, hash: u64, proof: Proof, work: u64) {
+        self.level(key).store(key.code, proof, work);
+        self.numbers().put(hash, Numbers::PROVEN, work);
+    }
+
+    /// True while every proof in the table's main level is marked in its numbers: a position
+    /// they know nothing of then has no proof there ([`ProofTable::store_marked`]).
+    pub(in crate::solve) fn marks_every_proof(&self) -> bool {
+        self.marked.load(Ordering::Relaxed)
     }
 }
 
