@@ -173,7 +173,7 @@ impl<'s, 'a, B: Bits> ProofNumberSearch<'s, 'a, B> {
                 || (child.numbers == Numbers::UNKNOWN && (unmarked || table.near_leaf(child.key)))
         };
         for child in children.iter_mut().filter(proven) {
-            child.numbers = match self.shared.table.probe(child.key) {
+            child.numbers = match table.probe(child.key) {
                 Some(Proof { wins: true, .. }) => Numbers::WIN,
                 Some(Proof { wins: false, .. }) => Numbers::LOSS,
                 None => Numbers::UNKNOWN,

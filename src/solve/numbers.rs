@@ -37,6 +37,19 @@ impl Numbers {
         phi: INFINITE,
         delta: INFINITE,
     };
+
+    /// The word an entry keeps them in: `phi` in the high half, `delta` in the low.
+    fn word(self) -> u64 {
+        u64::from(self.phi) << 32 | u64::from(self.delta)
+    }
+
+    /// The numbers kept in an entry's `word`.
+    fn from_word(word: u64) -> Numbers {
+        Numbers {
+            phi: (word >> 32) as u32,
+            delta: word as u32,
+        }
+    }
 }
 
 /// Entries in a bucket: four of two words, one cache line.
@@ -113,7 +126,7 @@ impl NumberTable {
 
     /// How many unproven positions it holds numbers for (the marks of proven ones aside).
     pub fn held(&self) -> u64 {
-        let proven = u64::from(Numbers::PROVEN.phi) << 32 | u64::from(Numbers::PROVEN.delta);
+        let proven = Numbers::PROVEN.word();
         let held = self
             .words()
             .chunks_exact(2)
@@ -151,11 +164,8 @@ impl NumberTable {
     /// The numbers kept for `code`, if any.
     pub fn get(&self, code: u64) -> Option<Numbers> {
         let bucket = self.bucket(code)?;
-        let numbers = bucket[2 * Self::slot(bucket, code)? + 1].load(Ordering::Relaxed);
-        Some(Numbers {
-            phi: (numbers >> 32) as u32,
-            delta: numbers as u32,
-        })
+        let word = bucket[2 * Self::slot(bucket, code)? + 1].load(Ordering::Relaxed);
+        Some(Numbers::from_word(word))
     }
 
     /// Keeps `numbers` for `code`, which cost `work` positions searched (none for start
@@ -171,10 +181,7 @@ impl NumberTable {
             .unwrap_or(0);
         let work = u32::try_from(work.saturating_add(1)).unwrap_or(u32::MAX);
         bucket[2 * slot].store(code >> 32 << 32 | u64::from(work), Ordering::Relaxed);
-        bucket[2 * slot + 1].store(
-            u64::from(numbers.phi) << 32 | u64::from(numbers.delta),
-            Ordering::Relaxed,
-        );
+        bucket[2 * slot + 1].store(numbers.word(), Ordering::Relaxed);
     }
 }
 
