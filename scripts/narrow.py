@@ -27,9 +27,18 @@ interrupted by SIGINT to the engine (which saves its table) is recorded as unfin
 add up a solve's recorded runs; where the runs before a resumed one were not recorded, the cell
 says its figures are the last run's only.
 
+A table lives on one machine. With --split DEPTH a solve is carried by a split instead (see
+`konane-engine solve --split`): its positions DEPTH plies down are jobs in
+proofs/narrow/jobs/WIDTHxHEIGHT-SETUP-SIDE/, solved in the solver's order in one process
+until --time runs out (the job then running is left unsolved, a --tables table saved), each
+proven job a result file there. Committed, the folder carries what was proven to the next run
+on any machine: a solve whose folder holds results is tried again and goes on from them. Its
+record names the folder and how many jobs are solved; its nodes are those of the jobs that run
+solved, its seconds the run's.
+
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--setups hm vm hc vc] [--sides b w]
                          [--time 600] [--threads 1] [--hash MB] [--method M] [--tables DIR]
-                         [--again]
+                         [--split DEPTH] [--again]
        scripts/narrow.py --table     (the README's tables, from the results so far)
        scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
                                      (each setup's value by `konane-engine value`, as a table)
@@ -40,9 +49,11 @@ import pathlib
 import re
 import subprocess
 import sys
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "proofs" / "narrow" / "results.jsonl"
+SPLITS = ROOT / "proofs" / "narrow" / "jobs"
 SETUPS = ["hm", "vm", "hc", "vc"]
 
 
@@ -74,17 +85,23 @@ def fen(setup, width, height, side):
     return "/".join(ranks) + " " + side
 
 
+def solver_flags(args, table_file):
+    """The flags every solve gets: threads, time, and the table's size, method and file."""
+    flags = ["--threads", str(args.threads), "--time", str(args.time)]
+    if args.hash:
+        flags += ["--hash", str(args.hash)]
+    if args.method:
+        flags += ["--method", args.method]
+    if table_file:
+        flags += ["--table", str(table_file)]
+    return flags
+
+
 def solve(engine, position, width, height, args, table_file=None):
     """Runs one solve; returns (winner or None on timeout, nodes, seconds, method, threads,
     whether it was stopped: the engine interrupted, its table saved, exit code 130)."""
     command = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
-               "--fen", position, "--threads", str(args.threads), "--time", str(args.time)]
-    if args.hash:
-        command += ["--hash", str(args.hash)]
-    if args.method:
-        command += ["--method", args.method]
-    if table_file:
-        command += ["--table", str(table_file)]
+               "--fen", position, *solver_flags(args, table_file)]
     done = subprocess.run(command, capture_output=True, text=True)
     winner = re.search(r"^winner: (\w+)", done.stdout, re.M)
     stats = re.search(r"nodes (\d+), time ([\d.]+) s", done.stderr)
@@ -95,6 +112,45 @@ def solve(engine, position, width, height, args, table_file=None):
     method, threads = searching.groups() if searching else ("depth-first", args.threads)
     return (winner, int(stats.group(1)), float(stats.group(2)), method, int(threads),
             done.returncode == 130)
+
+
+def solve_split(engine, position, width, height, args, folder, table_file=None):
+    """Runs one solve as a split kept in `folder` (made --split plies deep when it has none):
+    its jobs in the solver's order in one process within --time (the job then running is left
+    unsolved, a --tables table saved), then joined. Each job's result is a file in the folder,
+    so what a run proved outlasts the machine once committed. Returns what solve() does (the
+    nodes those of the jobs this run solved) and how many of the split's jobs are solved
+    ("X of Y")."""
+    if not (folder / "split.txt").exists():
+        make = [engine, "solve", "--size", f"{width}x{height}", "--opening", "any",
+                "--fen", position, "--split", str(args.split), "--jobs", str(folder)]
+        made = subprocess.run(make, capture_output=True, text=True)
+        if made.returncode != 0:
+            sys.exit(f"split failed ({made.returncode}): {' '.join(make)}\n{made.stderr}")
+    solved_before = set((folder / "results").glob("*.txt"))
+    command = [engine, "solve", "--jobs", str(folder), "--run", "all",
+               *solver_flags(args, table_file)]
+    started = time.monotonic()
+    running = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+    seconds = time.monotonic() - started
+    errors = running.stderr
+    if running.returncode not in (0, 1, 130):
+        sys.exit(f"solve failed ({running.returncode}): {' '.join(command)}\n{errors}")
+    nodes = 0
+    for result in set((folder / "results").glob("*.txt")) - solved_before:
+        nodes += int(re.search(r"^nodes (\d+)", result.read_text(), re.M).group(1))
+    join = [engine, "solve", "--jobs", str(folder), "--join"]
+    joined = subprocess.run(join, capture_output=True, text=True)
+    winner = re.search(r"^winner: (\w+)", joined.stdout, re.M)
+    jobs = re.search(r"^jobs: (\d+ of \d+) solved", joined.stdout, re.M)
+    if joined.returncode not in (0, 1) or not jobs:
+        sys.exit(f"join failed ({joined.returncode}): {' '.join(join)}\n{joined.stderr}")
+    searching = re.search(r"^(depth-first|proof-number) search, (\d+) thread", errors, re.M)
+    method, threads = searching.groups() if searching else ("proof-number", args.threads)
+    stopped = running.returncode == 130
+    return (winner.group(1) if winner else None, nodes, round(seconds, 1), method,
+            int(threads), stopped, jobs.group(1))
 
 
 def outcome(black_to_move, white_to_move):
@@ -130,6 +186,8 @@ def table(records):
                     more += resumption(chains)
                     by_numbers = sum(r.get("method") == "proof-number" for r in pair)
                     more += ["", ", one side by proof numbers", ", proof numbers"][by_numbers]
+                    more += "".join(f", {r['jobs']} jobs of a split"
+                                    for r in pair if "split" in r)
                     cells.append(f"{outcome(pair[0]['winner'], pair[1]['winner'])} "
                                  f"({nodes:,} nodes, {seconds:.1f} s{more})")
             lines.append(f"| {width} | " + " | ".join(cells) + " |")
@@ -149,7 +207,8 @@ def half_solved(pair, runs):
             chain = runs[id(record)]
             seconds = sum(run["seconds"] for run in chain)
             over = f" over {len(chain)} runs" if len(chain) > 1 else ""
-            parts.append(f"{side} to move: open (> {seconds:.0f} s{over})")
+            jobs = f"; {record['jobs']} jobs of its split solved" if "split" in record else ""
+            parts.append(f"{side} to move: open (> {seconds:.0f} s{over}{jobs})")
         else:
             parts.append(f"{side} to move: {record['winner']} wins ({record['nodes']:,} nodes)")
     return "; ".join(parts)
@@ -164,7 +223,7 @@ def runs_behind(records):
         key = (r["height"], r["width"], r["setup"], r["side"])
         before = last.get(key)
         if (r.get("resumed") and before is not None and before["winner"] is None
-                and "--tables" in before.get("command", "")):
+                and ("--tables" in before.get("command", "") or "split" in before)):
             chains[id(r)] = chains[id(before)] + [r]
         else:
             chains[id(r)] = [r]
@@ -262,6 +321,9 @@ def main():
     parser.add_argument("--table", action="store_true", help="print the tables and stop")
     parser.add_argument("--tables", type=pathlib.Path,
                         help="keep each solve's proof table in this folder, to resume it")
+    parser.add_argument("--split", type=int, metavar="DEPTH",
+                        help="solve as a split of the positions DEPTH plies down, kept in "
+                             "proofs/narrow/jobs/ (commit it: it outlasts the machine)")
     parser.add_argument("--values", action="store_true", help="print the setups' values")
     args = parser.parse_args()
     if args.values:
@@ -287,15 +349,23 @@ def main():
                     record = done.get(key)
                     table_file = (args.tables / f"{width}x{height}-{setup}-{side}.table"
                                   if args.tables else None)
-                    resumed = bool(table_file and table_file.exists())
+                    folder = (SPLITS / f"{width}x{height}-{setup}-{side}"
+                              if args.split else None)
+                    resumed = (bool(table_file and table_file.exists())
+                               or bool(folder and list(folder.glob("results/*.txt"))))
                     if record is None or args.again or (record["winner"] is None
                                                         and (record["limit"] < args.time
                                                              or resumed)):
                         position = fen(setup, width, height, side)
                         if table_file:
                             args.tables.mkdir(parents=True, exist_ok=True)
-                        winner, nodes, seconds, method, used, stopped = solve(
-                            args.engine, position, width, height, args, table_file)
+                        jobs = None
+                        if folder:
+                            winner, nodes, seconds, method, used, stopped, jobs = solve_split(
+                                args.engine, position, width, height, args, folder, table_file)
+                        else:
+                            winner, nodes, seconds, method, used, stopped = solve(
+                                args.engine, position, width, height, args, table_file)
                         record = {"height": height, "width": width, "setup": setup, "side": side,
                                   "fen": position, "winner": winner, "nodes": nodes,
                                   "seconds": seconds, "limit": args.time,
@@ -303,6 +373,9 @@ def main():
                                   "build": engine_build}
                         if resumed:
                             record["resumed"] = True
+                        if folder:
+                            record["split"] = str(folder.relative_to(ROOT))
+                            record["jobs"] = jobs
                         if stopped:
                             record["stopped"] = True
                         with RESULTS.open("a") as out:

@@ -594,6 +594,23 @@ fn a_split_names_bad_jobs_and_results_and_keeps_no_half_result() {
     let (code, _) = solve_until_ctrl_c(&["--jobs", jobs, "--run", "all", "--hash", "64"], 500);
     assert_eq!(code, Some(130));
     assert!(!dir.join("results/1.txt").exists());
+    // So does one that runs out of --time (exit code 1), its table saved for the next run.
+    let table = dir.join("jobs.table");
+    let (code, _, err) = solve(&[
+        "--jobs",
+        jobs,
+        "--run",
+        "all",
+        "--hash",
+        "16",
+        "--time",
+        "0.5",
+        "--table",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!dir.join("results/1.txt").exists());
+    assert!(table.exists() && err.contains("table saved to"), "{err}");
     let (code, out, _) = solve(&["--jobs", jobs, "--join"]);
     assert_eq!(code, Some(1));
     assert!(

@@ -46,7 +46,8 @@ and memory go to standard error, with a progress line every 5 s; Ctrl-C stops wi
 
 A long solve can be split into jobs for other machines or later sittings: --split DEPTH --jobs DIR writes \
 the distinct positions DEPTH plies below (DIR/split.txt); --jobs DIR --run N solves job N into \
-DIR/results/N.txt, and --run all (or 3-9, or 1,4) runs jobs in turn in one process, sharing one table \
+DIR/results/N.txt, and --run all (or 3-9, or 1,4) runs jobs in turn in one process, sharing one table, \
+within --time SECONDS when given (exit code 1 when it runs out) \
 (scripts/solve-jobs.sh runs them all, scripts/solve-slurm.sh as a Slurm array); \
 --jobs DIR --join proves the root from the results, or names the missing jobs that could decide it \
 (exit code 1)."

@@ -21,8 +21,9 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["fen", "moves", "all"])]
     openings: bool,
     /// Stop after SECONDS and print what is proven by then (exit code 1 when that is not the
-    /// answer); the table is sized to what SECONDS can fill unless --hash is given.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with_all = ["split", "run", "join"])]
+    /// answer); the table is sized to what SECONDS can fill unless --hash is given. With --run,
+    /// SECONDS for all the jobs: the job still running then is left unsolved.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with_all = ["split", "join"])]
     time: Option<Duration>,
     /// MB for the table of proven results [default: by the stones on the board: 64 MB for 36, doubling every two more, halving every two fewer; 16 MB to a quarter of the memory, at most 8192].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
@@ -85,7 +86,7 @@ fn solve(args: SolveArgs) -> Result<u8, String> {
             return Err("--jobs needs --split DEPTH, --run JOBS or --join".into());
         };
         let jobs = list.numbers(&split).map_err(|e| e.to_string())?;
-        return run_jobs(&args, &split, dir, &jobs).map(exit);
+        return run_jobs(&args, &split, dir, &jobs);
     }
     let position = args.start.position()?;
     if let (Some(depth), Some(dir)) = (args.split, &args.jobs) {
@@ -175,8 +176,10 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// Runs `jobs` of `split` in order, skipping those solved already or no longer needed, with
-/// one table for them all (opened at the first job to solve). Returns false when stopped.
-fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Result<bool, String> {
+/// one table for them all (opened at the first job to solve), within `--time` when given.
+/// Returns the exit code: 0 when every job needed is done, 1 when the time ran out first, 130
+/// when Ctrl-C stopped it.
+fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Result<u8, String> {
     let mut out = std::io::stdout();
     let mut diagnostics = std::io::stderr();
     let mut first = None;
@@ -190,13 +193,14 @@ fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Resu
         }
     }
     let Some(first) = first else {
-        return Ok(true);
+        return Ok(0);
     };
     let position = split.job(jobs[first]).map_err(|e| e.to_string())?;
     let table = open_table(args, position)?;
     let stop = super::stop_on_ctrl_c();
     let searching = searching(args);
-    with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+    let timed_out = AtomicBool::new(false);
+    let run = || -> Result<bool, SplitError> {
         for (i, &job) in jobs.iter().enumerate().skip(first) {
             // The results proven so far may leave a later job unneeded.
             if i > first && !split.pending(dir, job, &mut out)? {
@@ -215,8 +219,16 @@ fn run_jobs(args: &SolveArgs, split: &Split, dir: &Path, jobs: &[usize]) -> Resu
             }
         }
         Ok(true)
+    };
+    let finished = with_checkpoints(&table, args.table.as_deref(), position.rules(), || {
+        within(args.time, &stop, &timed_out, run)
     })?
-    .map_err(|e: SplitError| e.to_string())
+    .map_err(|e| e.to_string())?;
+    Ok(match (finished, timed_out.load(Ordering::SeqCst)) {
+        (true, _) => 0,
+        (false, true) => 1,
+        (false, false) => 130,
+    })
 }
 
 /// The proof table for a solve of `position`: the one saved in `--table`'s file if it
