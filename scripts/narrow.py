@@ -11,34 +11,33 @@ Black to move and White to move, by `konane-engine solve`; the two answers give 
 class: N (the player to move wins), P (the player to move loses), B (Black wins whoever
 starts) or W (White wins whoever starts).
 
-Results go to proofs/narrow/results.jsonl, one line per solve, with the command that ran it
-and the build (the commit, "-dirty" when the engine's sources differed from it); a run skips
-the solves already there, so it resumes where the last one stopped, unless --again asks for
-every solve anew with this build (the tables show each solve's latest record). Within one height, setup
-and starting side, widths are solved in order and the series stops at the first solve that
-runs out of time.
+Results go to proofs/narrow/results.jsonl (or --results FILE), one line per solve, with the
+command that ran it and the build (the commit, "-dirty" when the engine's sources differed from
+it); a run skips the solves already there, so it resumes where the last one stopped, unless
+--again asks for every solve anew with this build (the tables show each solve's latest record).
+Within one height, setup and starting side, widths are solved in order and the series stops at
+the first solve that runs out of time.
 
 With --tables DIR each solve keeps its table of proven results in DIR (saved every ten minutes
-and when the solve ends), so a solve stopped by the end of a sitting, or by a kill, goes on
-from that table in the next run: an unfinished solve whose table is there is tried again, and
-its record then counts the nodes and seconds of its last run only ("resumed": true). A solve
+and when the solve ends), so a solve stopped by the end of a sitting, or by a kill, goes on from
+that table in the next run: an unfinished solve whose table is there is tried again, and its
+record then counts the nodes and seconds of its last run only ("resumed": true). A solve
 interrupted by SIGINT to the engine (which saves its table) is recorded as unfinished, with
-"stopped": true, and the run ends there. The tables
-add up a solve's recorded runs; where the runs before a resumed one were not recorded, the cell
-says its figures are the last run's only.
+"stopped": true, and the run ends there. The tables add up a solve's recorded runs; where the
+runs before a resumed one were not recorded, the cell says its figures are the last run's only.
 
 A table lives on one machine. With --split DEPTH a solve is carried by a split instead (see
 `konane-engine solve --split`): its positions DEPTH plies down are jobs in
-proofs/narrow/jobs/WIDTHxHEIGHT-SETUP-SIDE/, solved in the solver's order in one process
-until --time runs out (the job then running is left unsolved, a --tables table saved), each
-proven job a result file there. Committed, the folder carries what was proven to the next run
-on any machine: a solve whose folder holds results is tried again and goes on from them. Its
-record names the folder and how many jobs are solved; its nodes are those of the jobs that run
-solved, its seconds the run's.
+proofs/narrow/jobs/WIDTHxHEIGHT-SETUP-SIDE/ (jobs/ beside the results), solved in the solver's
+order in one process until --time runs out (the job then running is left unsolved, a --tables
+table saved), each proven job a result file there. Committed, the folder carries what was proven
+to the next run on any machine: a solve whose folder holds results is tried again and goes on
+from them. Its record names the folder and how many jobs are solved; its nodes are those of the
+jobs that run solved, its seconds the run's.
 
 Usage: scripts/narrow.py [--heights 3 4] [--widths 2-26] [--setups hm vm hc vc] [--sides b w]
                          [--time 600] [--threads 1] [--hash MB] [--method M] [--tables DIR]
-                         [--split DEPTH] [--again]
+                         [--split DEPTH] [--results FILE] [--again]
        scripts/narrow.py --table     (the README's tables, from the results so far)
        scripts/narrow.py --values [--heights 3] [--widths 3-9] [--time 300]
                                      (each setup's value by `konane-engine value`, as a table)
@@ -53,7 +52,6 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "proofs" / "narrow" / "results.jsonl"
-SPLITS = ROOT / "proofs" / "narrow" / "jobs"
 SETUPS = ["hm", "vm", "hc", "vc"]
 
 
@@ -210,7 +208,10 @@ def half_solved(pair, runs):
             jobs = f"; {record['jobs']} jobs of its split solved" if "split" in record else ""
             parts.append(f"{side} to move: open (> {seconds:.0f} s{over}{jobs})")
         else:
-            parts.append(f"{side} to move: {record['winner']} wins ({record['nodes']:,} nodes)")
+            chain = runs[id(record)]
+            nodes = sum(run["nodes"] for run in chain)
+            over = f" over {len(chain)} runs" if len(chain) > 1 else ""
+            parts.append(f"{side} to move: {record['winner']} wins ({nodes:,} nodes{over})")
     return "; ".join(parts)
 
 
@@ -297,6 +298,12 @@ def build():
     return commit + ("-dirty" if changed else "")
 
 
+def shown(path):
+    """A path as records name it: from the checkout's root when inside it."""
+    path = path.resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def widths(text):
     low, _, high = text.partition("-")
     return range(int(low), int(high or low) + 1)
@@ -318,6 +325,9 @@ def main():
     parser.add_argument("--again", action="store_true",
                         help="solve anew what the results already hold, with this build")
     parser.add_argument("--engine", default=str(ROOT / "target" / "release" / "konane-engine"))
+    parser.add_argument("--results", type=pathlib.Path, default=RESULTS,
+                        help="the records to read and add to (default: proofs/narrow/"
+                             "results.jsonl); splits go to the folder jobs/ beside it")
     parser.add_argument("--table", action="store_true", help="print the tables and stop")
     parser.add_argument("--tables", type=pathlib.Path,
                         help="keep each solve's proof table in this folder, to resume it")
@@ -330,15 +340,17 @@ def main():
         values(args)
         return
     if args.table:
-        records = [json.loads(line) for line in RESULTS.read_text().splitlines()]
+        records = [json.loads(line) for line in args.results.read_text().splitlines()]
         print(table(records))
         return
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    splits = args.results.parent / "jobs"
     command = " ".join(["scripts/narrow.py", *sys.argv[1:]])
     engine_build = build()
     done = {}
-    if RESULTS.exists():
-        done = records_by_key(json.loads(line) for line in RESULTS.read_text().splitlines())
+    if args.results.exists():
+        done = records_by_key(json.loads(line)
+                              for line in args.results.read_text().splitlines())
     for height in args.heights:
         for setup in args.setups:
             for side in args.sides:
@@ -349,7 +361,7 @@ def main():
                     record = done.get(key)
                     table_file = (args.tables / f"{width}x{height}-{setup}-{side}.table"
                                   if args.tables else None)
-                    folder = (SPLITS / f"{width}x{height}-{setup}-{side}"
+                    folder = (splits / f"{width}x{height}-{setup}-{side}"
                               if args.split else None)
                     resumed = (bool(table_file and table_file.exists())
                                or bool(folder and list(folder.glob("results/*.txt"))))
@@ -374,11 +386,11 @@ def main():
                         if resumed:
                             record["resumed"] = True
                         if folder:
-                            record["split"] = str(folder.relative_to(ROOT))
+                            record["split"] = shown(folder)
                             record["jobs"] = jobs
                         if stopped:
                             record["stopped"] = True
-                        with RESULTS.open("a") as out:
+                        with args.results.open("a") as out:
                             out.write(json.dumps(record) + "\n")
                         print(f"{width}x{height} {setup} {side} to move: "
                               f"{winner or 'not proven'} ({nodes} nodes, {seconds:.1f} s)", flush=True)

@@ -666,6 +666,92 @@ fn the_jobs_script_runs_a_split_and_joins_it() {
     assert_eq!(err.matches("table loaded from").count(), 0, "{err}");
 }
 
+/// Runs `scripts/narrow.py` on the 4-row boards with the gap horizontal at the corner, Black
+/// to move, each solve carried by a split three plies deep, its records in `results`.
+fn narrow_split(results: &std::path::Path, tables: &std::path::Path, flags: &[&str]) -> String {
+    let output = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/narrow.py"))
+        .args([
+            "--heights",
+            "4",
+            "--setups",
+            "hc",
+            "--sides",
+            "b",
+            "--split",
+            "3",
+        ])
+        .args(["--threads", "1", "--hash", "64"])
+        .args(["--engine", env!("CARGO_BIN_EXE_konane-engine")])
+        .arg("--results")
+        .arg(results)
+        .arg("--tables")
+        .arg(tables)
+        .args(flags)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{flags:?}: {err}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The records of a narrow.py results file.
+fn narrow_records(results: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(results)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_narrow_script_carries_a_solve_by_a_committed_split_and_resumes_it() {
+    let dir = common::scratch::Scratch::new("narrow-split");
+    let (results, tables) = (dir.join("results.jsonl"), dir.join("tables"));
+    narrow_split(&results, &tables, &["--widths", "6-7", "--time", "120"]);
+    let records = narrow_records(&results);
+    assert_eq!(records.len(), 2, "{records:?}");
+    for record in &records {
+        // The winner is the plain solve's, and the split's own join says so too.
+        let fen = record["fen"].as_str().unwrap();
+        let width = record["width"].as_u64().unwrap();
+        let size = format!("{width}x4");
+        let (code, plain, err) = solve(&["--size", &size, "--opening", "any", "--fen", fen]);
+        assert_eq!(code, Some(0), "{err}");
+        let winner = record["winner"].as_str().unwrap();
+        assert!(
+            plain.contains(&format!("winner: {winner}\n")),
+            "{record}: {plain}"
+        );
+        let folder = std::fs::canonicalize(dir.join(&format!("jobs/{width}x4-hc-b"))).unwrap();
+        assert_eq!(record["split"].as_str(), folder.to_str(), "{record}");
+        let (code, joined, _) = solve(&["--jobs", folder.to_str().unwrap(), "--join"]);
+        assert_eq!(code, Some(0), "{joined}");
+        assert!(joined.contains(&format!("winner: {winner}\n")), "{joined}");
+        let jobs = record["jobs"].as_str().unwrap();
+        assert!(
+            joined.starts_with(&format!("jobs: {jobs} solved")),
+            "{jobs}: {joined}"
+        );
+    }
+    // 11x4 (millions of positions) cut short: recorded open, its split and table kept ...
+    narrow_split(&results, &tables, &["--widths", "11", "--time", "0.3"]);
+    let cut = narrow_records(&results).pop().unwrap();
+    assert!(cut["winner"].is_null() && cut["split"].is_string(), "{cut}");
+    assert!(tables.join("11x4-hc-b.table").exists());
+    // ... and the next run goes on from them to the proof, its figures added to the first's.
+    narrow_split(&results, &tables, &["--widths", "11", "--time", "120"]);
+    let done = narrow_records(&results).pop().unwrap();
+    assert_eq!(done["winner"], "White", "{done}");
+    assert_eq!(done["resumed"], true, "{done}");
+    let table = narrow_split(&results, &tables, &["--table"]);
+    let row = table.lines().find(|l| l.starts_with("| 11 |")).unwrap();
+    assert!(
+        row.contains("Black to move: White wins (") && row.contains(" over 2 runs)"),
+        "{row}"
+    );
+}
+
 /// The node count of a solve's summary line on standard error.
 fn nodes_in(err: &str) -> u64 {
     let line = err.lines().find(|l| l.starts_with("nodes ")).unwrap();
