@@ -1061,7 +1061,11 @@ async fn the_defects_a_player_met_are_gone() {
     let fixture = env!("CARGO_BIN_EXE_konane-fixture");
     let first = format!("cmd={fixture} arg=first arg={tag} name=first");
     let loud = format!("cmd={fixture} arg=crash-loud arg={tag} name=loud");
-    let mut server = Server::start(&[engine, first, loud]);
+    // The engines' games below must last, not race the clock: on a loaded machine (CI beside
+    // two solves) a move of the 26x26 game once came more than the default 200 ms after its
+    // 100 ms and lost on time, ending the game before the list test was done.
+    let arguments = ["--port", "0", "--timemargin", "5000"];
+    let mut server = Server::start_with(&[engine, first, loud], &arguments);
     let browser = driver.browser().await;
     // A laptop's 1366x768 screen leaves the page 1366x625 under the browser's bars.
     page_size(&browser, 1366, 625).await;
