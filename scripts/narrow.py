@@ -201,16 +201,15 @@ def half_solved(pair, runs):
     for side, record in zip(("Black", "White"), pair):
         if record is None:
             parts.append(f"{side} to move: not tried")
-        elif record["winner"] is None:
-            chain = runs[id(record)]
+            continue
+        chain = runs[id(record)]
+        over = f" over {len(chain)} runs" if len(chain) > 1 else ""
+        if record["winner"] is None:
             seconds = sum(run["seconds"] for run in chain)
-            over = f" over {len(chain)} runs" if len(chain) > 1 else ""
             jobs = f"; {record['jobs']} jobs of its split solved" if "split" in record else ""
             parts.append(f"{side} to move: open (> {seconds:.0f} s{over}{jobs})")
         else:
-            chain = runs[id(record)]
             nodes = sum(run["nodes"] for run in chain)
-            over = f" over {len(chain)} runs" if len(chain) > 1 else ""
             parts.append(f"{side} to move: {record['winner']} wins ({nodes:,} nodes{over})")
     return "; ".join(parts)
 
@@ -359,10 +358,9 @@ def main():
                         continue
                     key = (height, width, setup, side)
                     record = done.get(key)
-                    table_file = (args.tables / f"{width}x{height}-{setup}-{side}.table"
-                                  if args.tables else None)
-                    folder = (splits / f"{width}x{height}-{setup}-{side}"
-                              if args.split else None)
+                    name = f"{width}x{height}-{setup}-{side}"
+                    table_file = args.tables / f"{name}.table" if args.tables else None
+                    folder = splits / name if args.split else None
                     resumed = (bool(table_file and table_file.exists())
                                or bool(folder and list(folder.glob("results/*.txt"))))
                     if record is None or args.again or (record["winner"] is None
